@@ -1,0 +1,183 @@
+"""The ``bakers`` command line: a thin face over the library.
+
+Every error from bad input prints one line and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from .board import Board
+from .errors import BakersError
+from .games import GAMES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+GAME_NAMES = ", ".join(GAMES)
+
+
+def fail(message: str) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
+
+
+class BakersGroup(click.Group):
+    """Turns library errors into one-line messages with exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BakersError as exc:
+            fail(str(exc))
+        except OSError as exc:
+            fail(f"{getattr(exc, 'filename', None) or 'file'}: {exc.strerror or exc}")
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=BakersGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="bakers")
+def cli() -> None:
+    """Play, solve and study Baker's Game, FreeCell and Baker's Dozen."""
+
+
+def read_text(path: str) -> str:
+    """A file's text, or standard input for ``-``; refuses huge inputs."""
+    if path == "-":
+        data = sys.stdin.read(1_000_001)
+    else:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            data = fh.read(1_000_001)
+    if len(data) > 1_000_000:
+        raise BakersError(f"{path}: too large to be a position")
+    return data
+
+
+def load_board(path: str, game: str, cells: int | None) -> Board:
+    return Board.from_text(read_text(path), game=game, cells=cells)
+
+
+@cli.command()
+@click.argument("game")
+@click.argument("number")
+@click.option("--cells", type=int, default=None, help="free cells (0-8; default 4)")
+@click.option("--unicode", "use_unicode", is_flag=True, help="suit symbols instead of letters")
+def deal(game: str, number: str, cells: int | None, use_unicode: bool) -> None:
+    """Print deal NUMBER of GAME as Freecell Solver board text."""
+    board = Board.deal(game, number, cells=cells)
+    click.echo(board.to_text(unicode=use_unicode), nl=False)
+
+
+def draw(board: Board, ascii_only: bool = False) -> Text:
+    """A picture of the position for the terminal."""
+    out = Text()
+    g = board.game
+
+    def card_text(card: Any) -> Text:
+        if card is None:
+            return Text("[  ]", style="dim")
+        label = str(card) if ascii_only else card.unicode()
+        style = "bold red" if card.is_red and not ascii_only else "bold"
+        return Text(f"[{label}]", style=style)
+
+    out.append(f"{g.title}" + (f", deal {board.deal_number}" if board.deal_number else ""))
+    out.append(f"  —  {board.cards_home()}/52 home\n" if not ascii_only
+               else f"  -  {board.cards_home()}/52 home\n")
+    if g.cells:
+        out.append("cells       ")
+        for c in board.cells:
+            out.append_text(card_text(c))
+            out.append(" ")
+        out.append("\n")
+    out.append("foundations ")
+    from .cards import Card, Suit
+    for s in (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES):
+        r = board.foundations[s]
+        if r:
+            out.append_text(card_text(Card(r, s)))
+        else:
+            out.append(f"[ {s.letter if ascii_only else s.symbol}]", style="dim")
+        out.append(" ")
+    out.append("\n\n")
+    from .notation import COLUMN_LETTERS
+    out.append("  ".join(f"{COLUMN_LETTERS[i]:^4}" for i in range(g.columns)).rstrip() + "\n")
+    depth = max((len(c) for c in board.columns), default=0)
+    for row in range(depth):
+        for i, col in enumerate(board.columns):
+            if row < len(col):
+                out.append_text(card_text(col[row]))
+            else:
+                out.append("    ")
+            if i < g.columns - 1:
+                out.append("  ")
+        out.append("\n")
+    if board.is_won():
+        out.append("won\n")
+    elif board.is_blocked():
+        out.append("blocked: no legal move\n")
+    return out
+
+
+@cli.command()
+@click.argument("path", default="-")
+@click.option("--game", default="freecell", show_default=True, help=GAME_NAMES)
+@click.option("--cells", type=int, default=None)
+@click.option("--ascii", "ascii_only", is_flag=True, help="letters for suits, no colour")
+def show(path: str, game: str, cells: int | None, ascii_only: bool) -> None:
+    """Draw the position in PATH (or stdin) in the terminal."""
+    board = load_board(path, game, cells)
+    console = Console(no_color=ascii_only, highlight=False, soft_wrap=True)
+    console.print(draw(board, ascii_only), end="")
+
+
+@cli.command()
+@click.argument("path", default="-")
+@click.option("--game", default="freecell", show_default=True, help=GAME_NAMES)
+@click.option("--cells", type=int, default=None)
+def check(path: str, game: str, cells: int | None) -> None:
+    """Validate the position in PATH: exit 0, or one line and exit 2."""
+    board = load_board(path, game, cells)
+    n = len(board.legal_moves)
+    state = "won" if board.is_won() else ("blocked" if n == 0 else f"{n} legal moves")
+    click.echo(f"ok: a valid {board.game.title} position ({state})")
+
+
+@cli.command()
+@click.argument("path", default="-")
+def replay(path: str) -> None:
+    """Replay a game record and print the final position."""
+    from .notation import GameRecord
+    board = GameRecord.from_text(read_text(path)).replay()
+    click.echo(board.to_text(), nl=False)
+    click.echo("won" if board.is_won() else f"{board.cards_home()}/52 home", err=True)
+
+
+def register(command: click.Command) -> None:
+    """Add a command defined in another module (solver, web)."""
+    cli.add_command(command)
+
+
+def _load_optional_commands() -> None:
+    import importlib
+    for module in ("bakers.cli_solver", "bakers.cli_web"):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith("bakers"):
+                continue
+            raise
+        for command in getattr(mod, "COMMANDS", ()):
+            cli.add_command(command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    _load_optional_commands()
+    cli.main(args=argv, prog_name="bakers", standalone_mode=True)
+
