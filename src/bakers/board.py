@@ -157,7 +157,7 @@ class Board:
         if self.game.run_moves is RunMoves.SINGLES:
             return 1
         empties = self.empty_columns() - (1 if to_empty_column else 0)
-        return (self.free_cells() + 1) * (2 ** max(empties, 0))
+        return (self.free_cells() + 1) << max(empties, 0)
 
     def run_length(self, column: int) -> int:
         """Cards at the top of ``column`` that form a correctly built run."""
@@ -398,16 +398,14 @@ class Board:
         """Foundation moves available now that can never cost a win."""
         out: list[Move] = []
         found = self.position.foundations
-        for i, col in enumerate(self.position.columns):
-            if col:
-                c = col[-1]
-                if found[c.suit] == c.rank - 1 and self.game.safe_to_foundation(c, found):
-                    out.append(Move(Place.column(i), Place.foundation(), 1))
-        for i, maybe in enumerate(self.position.cells):
-            if maybe is not None:
-                if (found[maybe.suit] == maybe.rank - 1
-                        and self.game.safe_to_foundation(maybe, found)):
-                    out.append(Move(Place.cell(i), Place.foundation(), 1))
+        tops: list[tuple[Place, Card | None]] = [
+            (Place.column(i), col[-1] if col else None)
+            for i, col in enumerate(self.position.columns)]
+        tops += [(Place.cell(i), c) for i, c in enumerate(self.position.cells)]
+        for place, card in tops:
+            if (card is not None and found[card.suit] == card.rank - 1
+                    and self.game.safe_to_foundation(card, found)):
+                out.append(Move(place, Place.foundation(), 1))
         return out
 
     def autoplay(self) -> list[Move]:
@@ -483,4 +481,4 @@ class Board:
         return f"Board.from_text({self.to_text()!r}, game={self.game.name!r})"
 
 
-__all__ = ["Board", "LegalMoves", "Build", "Suit"]
+__all__ = ["Board", "Build", "LegalMoves", "Suit"]

@@ -94,7 +94,7 @@ class Card(NamedTuple):
         return _PACK[index]
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # pack number, not tuple.index
         return (self.rank - 1) * 4 + self.suit
 
     @property

@@ -102,4 +102,4 @@ def daily_candidates(date: _dt.date, game: str, count: int = 50) -> list[int]:
 
 
 def today_utc() -> _dt.date:
-    return _dt.datetime.now(_dt.timezone.utc).date()
+    return _dt.datetime.now(_dt.UTC).date()

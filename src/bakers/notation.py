@@ -264,7 +264,7 @@ def parse_position(text: str, columns: int, cells: int) -> Position:
     for i, col in enumerate(cols):
         for c in col:
             take(c, f"column {i + 1}")
-    for i, maybe in enumerate(cell_cards):
+    for maybe in cell_cards:
         if maybe is not None:
             take(maybe, "a free cell")
     for suit in Suit:
