@@ -131,6 +131,8 @@ class Move:
             raise InvalidMoveError(f"{text!r}: a move carries 1 to 52 cards")
         if src.is_foundation:
             raise InvalidMoveError(f"{text!r}: cards on a foundation never come back into play")
+        if count is None and not (src.is_column and dst.is_column):
+            count = 1  # only column-to-column moves can carry a run
         return cls(src, dst, count)
 
     @property
@@ -148,7 +150,10 @@ class Move:
         return self.notation()
 
     def __repr__(self) -> str:
-        return f"Move.from_str({self.notation(with_count=True)!r})"
+        text = self.notation(with_count=True)
+        if self.count == 1 and self.src.is_column and self.dst.is_column:
+            text += "/1"
+        return f"Move.from_str({text!r})"
 
 
 def format_moves(moves: Iterable[Move], with_count: bool = False) -> str:
