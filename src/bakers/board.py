@@ -289,6 +289,8 @@ class Board:
             count = move.count
             if count is None:
                 count = self._implied_count(src.index, dst)
+            if count < 1:
+                raise IllegalMoveError("a move carries at least one card")
             if count > 1 and game.run_moves is RunMoves.SINGLES:
                 raise IllegalMoveError(f"{game.title} moves single exposed cards only")
             if count > len(col):

@@ -91,6 +91,8 @@ class Card(NamedTuple):
 
     @classmethod
     def from_index(cls, index: int) -> Card:
+        if not 0 <= index < 52:
+            raise CardError(f"card number {index} is not in 0-51")
         return _PACK[index]
 
     @property

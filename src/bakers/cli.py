@@ -166,7 +166,7 @@ def register(command: click.Command) -> None:
 
 def _load_optional_commands() -> None:
     import importlib
-    for module in ("bakers.cli_solver", "bakers.cli_web"):
+    for module in ("bakers.cli_solver", "bakers.cli_survey", "bakers.cli_web"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:
@@ -178,6 +178,20 @@ def _load_optional_commands() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    """Entry point: click's usage errors become one line and exit 2 too."""
     _load_optional_commands()
-    cli.main(args=argv, prog_name="bakers", standalone_mode=True)
+    try:
+        cli.main(args=argv, prog_name="bakers", standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
+        sys.exit(0)
+    except click.UsageError as exc:
+        hint = f" (see 'bakers {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else \
+            " (see 'bakers --help')"
+        fail(exc.format_message().replace("\n", " ") + hint)
+    except click.ClickException as exc:
+        fail(exc.format_message().replace("\n", " "))
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(1)
 

@@ -29,8 +29,10 @@ def parse_deal_number(value: str | int) -> int:
         raise DealError("a deal number must be a whole number")
     if isinstance(value, str):
         text = value.strip().replace(",", "").replace("_", "").lstrip("#")
-        if not text.isdigit():
+        if not (text.isascii() and text.isdigit()):
             raise DealError(f"deal number {value!r} is not a whole number")
+        if len(text.lstrip("0")) > len(str(MAX_DEAL)):
+            raise DealError(f"deal number {text[:12]}… is out of range: use 1 to {MAX_DEAL:,}")
         number = int(text)
     else:
         number = int(value)

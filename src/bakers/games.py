@@ -130,7 +130,12 @@ GAMES: dict[str, Game] = {g.name: g for g in (FREECELL, BAKERS_GAME, BAKERS_DOZE
 
 def normalize_name(name: str) -> str:
     key = name.strip().lower().replace("'", "").replace("’", "")
-    return "_".join(key.replace("-", " ").replace("_", " ").split())
+    key = "_".join(key.replace("-", " ").replace("_", " ").split())
+    return _ALIASES.get(key, key)
+
+
+_ALIASES = {"free_cell": "freecell", "baker_game": "bakers_game",
+            "bakers_dozens": "bakers_dozen", "baker_dozen": "bakers_dozen"}
 
 
 def find_game(name: str | Game, cells: int | None = None) -> Game:

@@ -10,7 +10,8 @@ places share a letter:
 * free cells 5–8 are ``e``, ``f``, ``g``, ``i`` (``h`` stays the foundation);
 * a run move onto an empty column may state its length: ``36/2``. Without it,
   ``36`` moves the longest run that fits (onto an occupied column only one
-  length fits).
+  length fits). Records state the length of every column-to-column move
+  (``36/1`` is one card), so they replay exactly.
 
 >>> Move.from_str("3a"), str(Move.from_str("36/2")), Move.from_str("qk").src.index
 (Move.from_str('3a'), '36', 11)
@@ -140,9 +141,12 @@ class Move:
         return self.count is not None and self.count > 1
 
     def notation(self, with_count: bool = False) -> str:
-        """Standard notation; ``with_count`` appends ``/n`` for runs."""
+        """Standard notation; ``with_count`` appends ``/n`` for runs, and ``/1``
+        for a single card from column to column (bare ``36`` into an empty
+        column would move the longest run), so the text resolves to this move."""
         base = f"{self.src}{self.dst}"
-        if with_count and self.count is not None and self.count > 1:
+        if with_count and self.count is not None and (
+                self.count > 1 or (self.src.is_column and self.dst.is_column)):
             return f"{base}/{self.count}"
         return base
 
@@ -150,10 +154,7 @@ class Move:
         return self.notation()
 
     def __repr__(self) -> str:
-        text = self.notation(with_count=True)
-        if self.count == 1 and self.src.is_column and self.dst.is_column:
-            text += "/1"
-        return f"Move.from_str({text!r})"
+        return f"Move.from_str({self.notation(with_count=True)!r})"
 
 
 def format_moves(moves: Iterable[Move], with_count: bool = False) -> str:
