@@ -1,0 +1,105 @@
+"""The solver's commands, ``bakers solve`` and ``bakers hint`` (loaded by
+``bakers.cli``, which turns library errors into one line and exit status 2).
+
+A verdict — winnable, impossible or unknown — exits with status 0.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from .board import Board
+from .cli import GAME_NAMES, load_board
+from .errors import BakersError
+from .solver import SolveResult, Verdict, hint, solve
+
+
+def _position(game: str, path: str | None, deal: str | None, cells: int | None) -> Board:
+    if deal is not None and path is not None:
+        raise BakersError("give a deal number or a position, not both")
+    if deal is not None:
+        return Board.deal(game, deal, cells=cells)
+    if path is None:
+        if sys.stdin.isatty():
+            raise BakersError(
+                "give a deal number (--deal N) or a position file (- for standard input)")
+        path = "-"
+    return load_board(path, game, cells)
+
+
+def _summary(result: SolveResult) -> str:
+    searched = f"{result.states:,} positions searched in {result.seconds:.3f} s"
+    if result.verdict is Verdict.WINNABLE:
+        return (f"winnable: {len(result.moves)} moves ({len(result.single_moves)} "
+                f"single-card moves); {searched}")
+    if result.verdict is Verdict.IMPOSSIBLE:
+        return f"impossible: no winning line exists; {searched}"
+    return f"unknown: stopped by the {result.limit}; {searched}"
+
+
+@click.command("solve")
+@click.argument("game")
+@click.argument("path", required=False)
+@click.option("--deal", help="a numbered deal instead of a position")
+@click.option("--cells", type=int, default=None, help="free cells (0-8; default 4)")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="give up (verdict unknown) after this many seconds")
+@click.option("--max-states", type=click.IntRange(min=1), default=3_000_000,
+              show_default=True, help="give up after expanding this many positions")
+@click.option("--max-memory", type=click.IntRange(min=16), default=4096, show_default=True,
+              help="give up before the search holds more than this many MB")
+@click.option("--single", is_flag=True, help="list single-card moves (no run moves)")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
+              timeout: float | None, max_states: int, max_memory: int, single: bool,
+              as_json: bool) -> None:
+    """Solve a deal (--deal N) or the position in PATH (- for standard input).
+
+    Prints the verdict — winnable (with a move list in standard notation),
+    impossible (the whole reachable space was searched) or unknown (a limit
+    stopped the search) — with the positions searched and the time taken.
+    """
+    board = _position(game, path, deal, cells)
+    result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory)
+    if as_json:
+        out: dict[str, object] = {"game": board.game.name, "cells": board.game.cells}
+        if board.deal_number is not None:
+            out["deal"] = board.deal_number
+        out.update(result.to_json())
+        click.echo(json.dumps(out))
+        return
+    click.echo(_summary(result))
+    if result.verdict is Verdict.WINNABLE:
+        moves = result.single_moves if single else result.moves
+        click.echo(" ".join(m.notation(with_count=True) for m in moves))
+
+
+@click.command("hint")
+@click.argument("path", default="-")
+@click.option("--game", default="freecell", show_default=True, help=GAME_NAMES)
+@click.option("--cells", type=int, default=None, help="free cells (0-8; default 4)")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=1.0,
+              show_default=True, help="seconds the solver may take")
+@click.option("--json", "as_json", is_flag=True, help="print the hint as JSON")
+def hint_cmd(path: str, game: str, cells: int | None, budget: float, as_json: bool) -> None:
+    """The next move of a winning line from the position in PATH (- for
+    standard input), or "no winning line from here" when it is lost."""
+    board = load_board(path, game, cells)
+    result = hint(board, budget=budget)
+    if as_json:
+        click.echo(json.dumps({
+            "verdict": result.verdict.value,
+            "move": result.move.notation(with_count=True) if result.move else None,
+            "message": result.message,
+        }))
+        return
+    if result.verdict is Verdict.UNKNOWN:
+        click.echo(f"unknown: {result.message}")
+    else:
+        click.echo(result.message)
+
+
+COMMANDS = [solve_cmd, hint_cmd]

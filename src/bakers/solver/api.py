@@ -1,0 +1,353 @@
+"""``solve`` and ``hint``: the engine's verdict turned into checked moves.
+
+A winning line comes out of the engine as a list of state keys. A light copy
+of the position (in the board's own column and cell order) reads each step off
+the difference between two keys — which card moved, how many, where to — and
+writes it as a board move, run moves expanded into single moves through free
+cells and empty columns as the rules engine does. Both lists are then replayed
+on fresh boards with ``Board.push`` before ``solve`` says *winnable*.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import itertools
+import time
+
+from ..board import Board
+from ..cards import Card
+from ..games import Build, Game
+from ..notation import Move, Place
+from .engine import (
+    BEAM_WEIGHTS,
+    NCARDS,
+    SEP,
+    TO_CELL,
+    TO_EMPTY,
+    TO_FOUNDATION,
+    BestFirst,
+    Budget,
+    Outcome,
+    Rules,
+    Weights,
+    beam,
+    tables,
+)
+
+
+class Verdict(enum.StrEnum):
+    """The solver's answer about a position."""
+
+    WINNABLE = "winnable"
+    IMPOSSIBLE = "impossible"
+    UNKNOWN = "unknown"
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveResult:
+    """A verdict with its evidence and its cost.
+
+    ``moves`` replays through :meth:`Board.push` from the solved position to a
+    win (run moves allowed); ``single_moves`` is the same line with every card
+    movement explicit. Both are empty unless the verdict is winnable.
+    ``limit`` names the limit that stopped an *unknown* search.
+    """
+
+    verdict: Verdict
+    moves: tuple[Move, ...] = ()
+    single_moves: tuple[Move, ...] = ()
+    states: int = 0
+    seconds: float = 0.0
+    limit: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "verdict": self.verdict.value,
+            "moves": [m.notation(with_count=True) for m in self.moves],
+            "single_moves": [m.notation(with_count=True) for m in self.single_moves],
+            "length": len(self.moves),
+            "single_length": len(self.single_moves),
+            "states": self.states,
+            "seconds": round(self.seconds, 6),
+            "limit": self.limit,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class HintResult:
+    """The next move of a winning line, or why there is none."""
+
+    verdict: Verdict
+    move: Move | None
+    message: str
+
+
+NO_WINNING_LINE = "no winning line from here"
+
+
+_tables = functools.cache(tables)
+
+# The portfolio: a complete best-first search first; if its first budget runs
+# out, beam searches (incomplete, but quick to find wins in huge spaces); then
+# the best-first search again with all that is left.
+FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
+BEAMS = (300, 1000, 3000, 10_000)
+
+
+def _rules(game: Game, weights: Weights | None = None) -> Rules:
+    """Fresh rules (with empty per-column caches) for one solve."""
+    return Rules(game, _tables(game.build), weights)
+
+
+def _root_key(rules: Rules, board: Board) -> bytes:
+    pos = board.position
+    fnd = bytearray(pos.foundations)
+    cells = bytes(c.index for c in pos.cells if c is not None)
+    cols = [bytes(c.index for c in col) for col in pos.columns]
+    cells, cols = rules.close(fnd, cells, cols)
+    return rules.make_key(fnd, cells, cols)
+
+
+def _search(rules: Rules, root: bytes, budget: Budget) -> Outcome:
+    """Run the portfolio until a verdict or a limit."""
+    main = BestFirst(rules, root)
+    outcome = main.run(budget, FIRST_STAGE[rules.can_fill])
+    if outcome.limit != "stage":
+        return outcome
+    beam_weights = (BEAM_WEIGHTS if rules.game.build is Build.ANY_SUIT
+                    else (rules.weights,))
+    budget.stored = len(main.seen)
+    for width in BEAMS:
+        for weights in beam_weights:
+            outcome = beam(rules.reweighted(weights), root, width, budget)
+            if outcome.line is not None or outcome.limit is not None:
+                return outcome
+    budget.stored = 0
+    return main.run(budget)
+
+
+class _Sim:
+    """A light copy of a position in card indices, in the board's own column
+    and cell order, that turns the engine's card moves into board moves."""
+
+    def __init__(self, rules: Rules, board: Board) -> None:
+        pos = board.position
+        self.rules = rules
+        self.cols = [[c.index for c in col] for col in pos.columns]
+        self.cells = [c.index if c is not None else -1 for c in pos.cells]
+        self.fnd = list(pos.foundations)
+        self.moves: list[Move] = []
+        self.singles: list[Move] = []
+
+    def key(self) -> bytes:
+        cells = bytes(c for c in self.cells if c >= 0)
+        return self.rules.make_key(bytes(self.fnd), cells, [bytes(c) for c in self.cols])
+
+    def below(self) -> list[int]:
+        """Per card: the card under it, -1 at a column's bottom, -2 in a cell,
+        -3 on its foundation."""
+        out = [-3] * NCARDS
+        for col in self.cols:
+            prev = -1
+            for c in col:
+                out[c] = prev
+                prev = c
+        for c in self.cells:
+            if c >= 0:
+                out[c] = -2
+        return out
+
+    def _where(self, card: int) -> Place:
+        if card in self.cells:
+            return Place.cell(self.cells.index(card))
+        for j, col in enumerate(self.cols):
+            if card in col:
+                return Place.column(j)
+        raise AssertionError(f"{Card.from_index(card)} is not in play")
+
+    def _single(self, src: Place, dst: Place) -> None:
+        """Move one card (no checks: the board replay checks)."""
+        if src.is_cell:
+            card = self.cells[src.index]
+            self.cells[src.index] = -1
+        else:
+            card = self.cols[src.index].pop()
+        if dst.is_foundation:
+            self.fnd[card & 3] += 1
+        elif dst.is_cell:
+            self.cells[dst.index] = card
+        else:
+            self.cols[dst.index].append(card)
+        self.singles.append(Move(src, dst, 1))
+
+    def play(self, card: int, count: int, dst: int) -> None:
+        """Play the engine move (card, count, destination)."""
+        src = self._where(card)
+        if dst == TO_FOUNDATION:
+            target = Place.foundation()
+        elif dst == TO_CELL:
+            target = Place.cell(self.cells.index(-1))
+        elif dst == TO_EMPTY:
+            target = Place.column(next(j for j, col in enumerate(self.cols)
+                                       if not col and not (src.is_column and j == src.index)))
+        else:
+            target = self._where(dst)
+        self.moves.append(Move(src, target, count))
+        if count == 1:
+            self._single(src, target)
+            return
+        free = [i for i, c in enumerate(self.cells) if c < 0]
+        empties = [j for j, col in enumerate(self.cols) if not col and j != target.index]
+        self._run(count, src.index, target.index, free, empties)
+
+    def _run(self, n: int, src: int, dst: int, free: list[int], empties: list[int]) -> None:
+        """A run of ``n`` cards as single moves: through the free cells, and by
+        parking part of it in an empty column (the standard recursion)."""
+        if n <= len(free) + 1:
+            used = free[: n - 1]
+            for ci in used:
+                self._single(Place.column(src), Place.cell(ci))
+            self._single(Place.column(src), Place.column(dst))
+            for ci in reversed(used):
+                self._single(Place.cell(ci), Place.column(dst))
+            return
+        spare, rest = empties[0], empties[1:]
+        part = min((len(free) + 1) * 2 ** len(rest), n - 1)
+        self._run(part, src, spare, free, rest)
+        self._run(n - part, src, dst, free, rest)
+        self._run(part, spare, dst, free, rest)
+
+    def ready(self, card: int) -> bool:
+        return self.fnd[card & 3] == card >> 2
+
+    def autoplay(self) -> None:
+        """Send safe cards home, as the engine's closure does."""
+        rules = self.rules
+        changed = True
+        while changed:
+            changed = False
+            for j, col in enumerate(self.cols):
+                while col and self.ready(col[-1]) and rules.is_safe(col[-1], self.fnd):
+                    self._home(Place.column(j))
+                    changed = True
+            for i, c in enumerate(self.cells):
+                if c >= 0 and self.ready(c) and rules.is_safe(c, self.fnd):
+                    self._home(Place.cell(i))
+                    changed = True
+
+    def _home(self, src: Place) -> None:
+        self.moves.append(Move(src, Place.foundation(), 1))
+        self._single(src, Place.foundation())
+
+    def step_to(self, parent: bytes, child: bytes) -> None:
+        """Play the move that leads to the engine state ``child`` (with the
+        closure after it); the move is read off the difference."""
+        before = self.below()
+        _, _, ccols = self.rules.parts(child)
+        after = [-3] * NCARDS
+        for col in ccols:
+            prev = -1
+            for c in col:
+                after[c] = prev
+                prev = c
+        chead = child.split(SEP)[-1]
+        for c in chead[5:]:
+            after[c] = -2
+        moved = [c for c in range(NCARDS) if after[c] != before[c] and after[c] != -3]
+        if len(moved) > 1:
+            raise AssertionError("more than one card moved between two states of the line")
+        if moved:
+            x = moved[0]
+            if before[x] == -2:
+                count = 1
+            else:
+                where = next(col for col in self.cols if x in col)
+                count = len(where) - where.index(x)
+            dst = after[x]
+            code = TO_EMPTY if dst == -1 else TO_CELL if dst == -2 else dst
+            self.play(x, count, code)
+            self.autoplay()
+            return
+        # the moved card went home in the closure (or the move was to its
+        # foundation): find the move among the parent's successors
+        for key, (card, count, dst) in self.rules.successors(parent):
+            if key == child:
+                self.play(card, count, dst)
+                self.autoplay()
+                return
+        raise AssertionError("no move leads to the next state of the line")
+
+
+def _board_line(rules: Rules, board: Board, line: list[bytes]
+                ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The compressed and single-card moves that follow ``line`` from ``board``
+    (the safe foundation moves between them included)."""
+    sim = _Sim(rules, board)
+    sim.autoplay()
+    for parent, child in itertools.pairwise(line):
+        sim.step_to(parent, child)
+    return tuple(sim.moves), tuple(sim.singles)
+
+
+def _replays_to_win(board: Board, moves: tuple[Move, ...]) -> bool:
+    check = board.copy(stack=False)
+    try:
+        for m in moves:
+            check.push(m)
+    except ValueError:
+        return False
+    return check.is_won()
+
+
+def solve(board: Board, *, timeout: float | None = None,
+          max_states: int | None = 3_000_000,
+          max_memory_mb: int | None = 4096) -> SolveResult:
+    """Decide whether ``board``'s current position can be won.
+
+    Works for every game and cell count. *winnable* comes with a checked move
+    list; *impossible* means the whole reachable space (under the sound
+    pruning described in :mod:`bakers.solver`) was searched; *unknown* names
+    the limit that stopped the search.
+    """
+    start = time.perf_counter()
+    rules = _rules(board.game)
+    root = _root_key(rules, board)
+    budget = Budget(timeout=timeout, max_states=max_states, max_memory_mb=max_memory_mb)
+    outcome = _search(rules, root, budget)
+    if outcome.line is None:
+        verdict = Verdict.IMPOSSIBLE if outcome.exhausted else Verdict.UNKNOWN
+        return SolveResult(verdict, states=budget.states,
+                           seconds=time.perf_counter() - start, limit=outcome.limit)
+    try:
+        moves, singles = _board_line(rules, board, outcome.line)
+        ok = _replays_to_win(board, moves) and _replays_to_win(board, singles)
+        problem = "the line did not replay to a win"
+    except Exception as exc:  # a solver bug: say unknown, never a wrong verdict
+        ok, problem = False, f"{type(exc).__name__}: {exc}"
+    if not ok:
+        return SolveResult(Verdict.UNKNOWN, states=budget.states,
+                           seconds=time.perf_counter() - start,
+                           limit=f"internal check failed: {problem}")
+    return SolveResult(Verdict.WINNABLE, moves, singles, budget.states,
+                       time.perf_counter() - start, None)
+
+
+def hint(board: Board, budget: float = 1.0) -> HintResult:
+    """The first move of a winning line from ``board``'s position, found
+    within ``budget`` seconds; or that the position is lost; or unknown."""
+    if board.is_won():
+        return HintResult(Verdict.WINNABLE, None, "the game is already won")
+    result = solve(board, timeout=budget)
+    if result.verdict is Verdict.WINNABLE:
+        move = result.moves[0]
+        return HintResult(Verdict.WINNABLE, move,
+                          f"{move.notation(with_count=True)}: {board.describe_move(move)}")
+    if result.verdict is Verdict.IMPOSSIBLE:
+        return HintResult(Verdict.IMPOSSIBLE, None, NO_WINNING_LINE)
+    return HintResult(Verdict.UNKNOWN, None,
+                      f"no verdict within the budget ({result.limit})")
+
+
+__all__ = ["NCARDS", "HintResult", "SolveResult", "Verdict", "hint", "solve"]

@@ -1,0 +1,712 @@
+"""The search engine: compact states, the move generator, and two searches.
+
+Everything here works on a *state key*, one ``bytes`` object that is at once
+the position and its canonical form::
+
+    <column> SEP <column> ... SEP HEAD f0 f1 f2 f3 <cells>
+
+A card is its ``Card.index`` (0..51), every column runs from its bottom card to
+its exposed card, ``f0..f3`` are the foundation heights (clubs, diamonds,
+hearts, spades), ``SEP`` is ``0xFF`` and ``HEAD`` is ``0xFE``. The columns are
+sorted and so are the cells, so positions that differ only in the order of
+columns or of cells have the same key; and since ``HEAD`` sorts after every
+column, ``SEP.join(sorted(columns + [head]))`` builds a key in one step.
+``key.split(SEP)`` gives the parts back: a state costs one small object.
+
+The engine knows nothing of ``Board``; ``api.py`` turns a position into a key
+and a line of keys back into moves that the rules engine checks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import sys
+import time
+from collections.abc import Callable
+from types import ModuleType
+
+from ..games import Build, EmptyColumn, Game, RunMoves
+
+resource: ModuleType | None
+try:
+    import resource
+except ImportError:  # not on Windows: the memory guard then counts positions only
+    resource = None
+
+SEP = b"\xff"
+HEAD = b"\xfe"
+NCARDS = 52
+
+# A move in card terms, independent of the order of columns and cells:
+# (card, count, destination) where destination is the exposed card it goes
+# onto, or one of these codes.
+TO_FOUNDATION = -1
+TO_CELL = -2
+TO_EMPTY = -3
+CardMove = tuple[int, int, int]
+
+_B1 = [bytes([c]) for c in range(256)]
+
+
+def _rank(c: int) -> int:
+    return (c >> 2) + 1
+
+
+def _is_red(c: int) -> bool:
+    return (c & 3) in (1, 2)
+
+
+def _builds(build: Build, card: int, onto: int) -> bool:
+    if _rank(onto) != _rank(card) + 1:
+        return False
+    if build is Build.SAME_SUIT:
+        return card & 3 == onto & 3
+    if build is Build.ALTERNATE_COLOUR:
+        return _is_red(card) != _is_red(onto)
+    return True
+
+
+@dataclasses.dataclass(frozen=True)
+class Weights:
+    """The heuristic: lower looks closer to a win. Per column (cached):
+    ``blocked`` × cards lying above a lower card of their own suit (each must
+    move before that card goes home) + ``unbuilt`` × cards not lying on a card
+    they build on; ``empty`` is taken off per empty column. Per position:
+    ``cell`` × cards in cells − ``home`` × cards home. Best-first orders by
+    ``depth`` × h + moves made (``depth`` 1 is A*-like; larger is greedier)."""
+
+    blocked: int
+    cell: int
+    home: int
+    empty: int
+    unbuilt: int
+    depth: int = 1
+
+
+# Tuned on deals 1-300 and checked on 301-700 of each game.
+WEIGHTS: dict[Build, Weights] = {
+    Build.SAME_SUIT: Weights(blocked=1, cell=3, home=2, empty=2, unbuilt=1, depth=2),
+    Build.ALTERNATE_COLOUR: Weights(blocked=2, cell=3, home=2, empty=2, unbuilt=1, depth=1),
+    Build.ANY_SUIT: Weights(blocked=2, cell=3, home=2, empty=2, unbuilt=1, depth=1),
+}
+# The beam searches of Baker's Dozen take turns with these two (chosen on the
+# hardest of deals 1-200 among six candidates).
+BEAM_WEIGHTS: tuple[Weights, ...] = (
+    Weights(blocked=1, cell=0, home=2, empty=0, unbuilt=1),
+    Weights(blocked=2, cell=0, home=1, empty=0, unbuilt=1),
+)
+
+Tables = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+
+
+def tables(build: Build) -> Tables:
+    """Per card: the cards it may be placed on, and the cards placed on it."""
+    parents = tuple(tuple(p for p in range(NCARDS) if _builds(build, c, p))
+                    for c in range(NCARDS))
+    children = tuple(tuple(d for d in range(NCARDS) if _builds(build, d, c))
+                     for c in range(NCARDS))
+    return parents, children
+
+
+class _Cache(dict[bytes, int]):
+    """A dict that computes a column's value on first use."""
+
+    def __init__(self, fn: Callable[[bytes], int]) -> None:
+        super().__init__()
+        self._fn = fn
+
+    def __missing__(self, col: bytes) -> int:
+        value = self._fn(col)
+        self[col] = value
+        return value
+
+
+ColumnInfo = tuple[int, bytes, int, int]
+
+
+class _InfoCache(dict[bytes, ColumnInfo]):
+    """Per column: exposed card, the column without it, the card that would
+    be uncovered (-1: none) and the length of the built run on top."""
+
+    def __init__(self, fn: Callable[[bytes], ColumnInfo]) -> None:
+        super().__init__()
+        self._fn = fn
+
+    def __missing__(self, col: bytes) -> ColumnInfo:
+        value = self._fn(col)
+        self[col] = value
+        return value
+
+
+class _HeadCache(dict[bytes, bytes]):
+    """``head + card`` -> the head with that card put in a cell (or, with
+    ``remove``, taken out of its cell)."""
+
+    def __init__(self, remove: bool = False) -> None:
+        super().__init__()
+        self._remove = remove
+
+    def __missing__(self, raw: bytes) -> bytes:
+        if self._remove:
+            value = raw[:5] + raw[5:-1].replace(raw[-1:], b"")
+        else:
+            value = raw[:5] + bytes(sorted(raw[5:]))
+        self[raw] = value
+        return value
+
+
+class Rules:
+    """A game's policies compiled into tables, plus per-column caches."""
+
+    def __init__(self, game: Game, tabs: Tables, weights: Weights | None = None) -> None:
+        self.game = game
+        self.ncols = game.columns
+        self.ncells = game.cells
+        self.supermoves = game.run_moves is RunMoves.SUPERMOVE
+        self.can_fill = game.empty_column is EmptyColumn.ANY
+        self.parents, self.children = tabs
+        self.always_safe = game.build is Build.SAME_SUIT
+        self.weights = weights or WEIGHTS[game.build]
+        self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
+        self.run = _Cache(self._run_length)
+        self.heur = _Cache(self._column_cost)
+        self.info = _InfoCache(self._column_info)
+
+    def reweighted(self, weights: Weights) -> Rules:
+        return Rules(self.game, (self.parents, self.children), weights)
+
+    # --- per-column values ---------------------------------------------------
+
+    def _run_length(self, col: bytes) -> int:
+        """Cards on top of ``col`` that form a built run (1 without run moves)."""
+        if not col:
+            return 0
+        if not self.supermoves:
+            return 1
+        children = self.children
+        n = 1
+        while n < len(col) and col[-n] in children[col[-n - 1]]:
+            n += 1
+        return n
+
+    def _column_info(self, col: bytes) -> ColumnInfo:
+        return col[-1], col[:-1], col[-2] if len(col) > 1 else -1, self._run_length(col)
+
+    def _column_cost(self, col: bytes) -> int:
+        w = self.weights
+        if not col:
+            return -w.empty
+        low = [99, 99, 99, 99]
+        blocked = 0
+        for c in col:
+            s = c & 3
+            if low[s] < c:
+                blocked += 1
+            else:
+                low[s] = c
+        children = self.children
+        unbuilt = 0
+        for i in range(1, len(col)):
+            if col[i] not in children[col[i - 1]]:
+                unbuilt += 1
+        return w.blocked * blocked + w.unbuilt * unbuilt
+
+    def h_range(self) -> tuple[int, int]:
+        """Bounds of the heuristic value of any position."""
+        w = self.weights
+        low = -w.home * NCARDS - w.empty * self.ncols
+        high = (w.blocked + w.unbuilt) * NCARDS + w.cell * self.ncells
+        return low, high
+
+    # --- positions -------------------------------------------------------------
+
+    def is_safe(self, card: int, fnd: bytes | bytearray | list[int]) -> bool:
+        """No card that could be built on ``card`` is still in play, so sending
+        it home loses nothing (``Game.safe_to_foundation``)."""
+        if self.always_safe:
+            return True
+        return all(fnd[d & 3] > d >> 2 for d in self.children[card])
+
+    def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
+              ) -> tuple[bytes, list[bytes]]:
+        """Send safe cards home until none is left: ``fnd`` and ``cols`` are
+        changed in place; the new cells are returned with the columns."""
+        for col in cols:
+            if col and fnd[col[-1] & 3] == col[-1] >> 2:
+                break
+        else:
+            if not any(fnd[c & 3] == c >> 2 for c in cells):
+                return cells, cols  # nothing is ready to go home: the usual case
+        changed = True
+        while changed:
+            changed = False
+            for i, col in enumerate(cols):
+                while col:
+                    c = col[-1]
+                    if fnd[c & 3] == c >> 2 and self.is_safe(c, fnd):
+                        fnd[c & 3] += 1
+                        col = col[:-1]
+                        changed = True
+                    else:
+                        break
+                cols[i] = col
+            for c in cells:
+                if fnd[c & 3] == c >> 2 and self.is_safe(c, fnd):
+                    fnd[c & 3] += 1
+                    cells = cells.replace(_B1[c], b"")
+                    changed = True
+        return cells, cols
+
+    @staticmethod
+    def make_key(fnd: bytes | bytearray, cells: bytes, cols: list[bytes]) -> bytes:
+        lst = list(cols)
+        lst.append(HEAD + bytes(fnd) + bytes(sorted(cells)))
+        lst.sort()
+        return SEP.join(lst)
+
+    def close_key(self, fnd: bytes, cells: bytes, cols: list[bytes]) -> bytes:
+        fa = bytearray(fnd)
+        cells, cols = self.close(fa, cells, cols)
+        return self.make_key(fa, cells, cols)
+
+    @staticmethod
+    def parts(key: bytes) -> tuple[bytes, bytes, list[bytes]]:
+        """Foundations, cells and columns of a key."""
+        parts = key.split(SEP)
+        head = parts.pop()
+        return head[1:5], head[5:], parts
+
+    def cost(self, key: bytes) -> int:
+        """The heuristic value of a position."""
+        parts = key.split(SEP)
+        head = parts.pop()
+        heur = self.heur
+        w = self.weights
+        return (sum(heur[c] for c in parts) + w.cell * (len(head) - 5)
+                - w.home * (head[1] + head[2] + head[3] + head[4]))
+
+    # --- successors with their moves (for rebuilding a line; not the hot loop) --
+
+    def successors(self, key: bytes) -> list[tuple[bytes, CardMove]]:
+        """Every legal move from ``key`` (up to symmetry) with its child."""
+        fnd, cells, cols = self.parts(key)
+        nfree = self.ncells - len(cells)
+        ne = cols.count(b"")
+        tops = {col[-1]: i for i, col in enumerate(cols) if col}
+        cap_occ = (nfree + 1) << ne if self.supermoves else 1
+        cap_emp = (nfree + 1) << (ne - 1) if self.supermoves and ne else 1
+        fill = ne > 0 and self.can_fill
+        out: list[tuple[bytes, CardMove]] = []
+
+        def child(f: bytes, cl: bytes, lst: list[bytes], move: CardMove) -> None:
+            out.append((self.close_key(f, cl, lst), move))
+
+        for i, col in enumerate(cols):
+            if not col:
+                continue
+            c = col[-1]
+            run = self.run[col]
+            for k in range(1, min(run, cap_occ) + 1):
+                x = col[-k]
+                for p in self.parents[x]:
+                    j = tops.get(p)
+                    if j is not None:
+                        lst = list(cols)
+                        lst[i] = col[:-k]
+                        lst[j] = cols[j] + col[-k:]
+                        child(fnd, cells, lst, (x, k, p))
+            if nfree:
+                lst = list(cols)
+                lst[i] = col[:-1]
+                child(fnd, cells + _B1[c], lst, (c, 1, TO_CELL))
+            if fill:
+                for k in range(1, min(run, cap_emp, len(col) - 1) + 1):
+                    lst = list(cols)
+                    lst[i] = col[:-k]
+                    lst[0] = col[-k:]
+                    child(fnd, cells, lst, (col[-k], k, TO_EMPTY))
+            if fnd[c & 3] == c >> 2:
+                f2 = bytearray(fnd)
+                f2[c & 3] += 1
+                lst = list(cols)
+                lst[i] = col[:-1]
+                child(bytes(f2), cells, lst, (c, 1, TO_FOUNDATION))
+        for c in cells:
+            rest = cells.replace(_B1[c], b"")
+            for p in self.parents[c]:
+                j = tops.get(p)
+                if j is not None:
+                    lst = list(cols)
+                    lst[j] = cols[j] + _B1[c]
+                    child(fnd, rest, lst, (c, 1, p))
+            if fill:
+                lst = list(cols)
+                lst[0] = _B1[c]
+                child(fnd, rest, lst, (c, 1, TO_EMPTY))
+            if fnd[c & 3] == c >> 2:
+                f2 = bytearray(fnd)
+                f2[c & 3] += 1
+                child(bytes(f2), rest, list(cols), (c, 1, TO_FOUNDATION))
+        return out
+
+
+Expander = Callable[[bytes, int], list[tuple[bytes, int]]]
+
+
+def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
+    """The hot loop: ``expand(key, h)`` returns the children of ``key`` that
+    are not in ``seen`` yet, with their heuristic values, and records ``key``
+    as their parent. It generates what :meth:`Rules.successors` does, minus
+    the moves the pruning rules drop (see :mod:`bakers.solver`); a child is
+    keyed first and scored only when new, incrementally from its parent's
+    value and the cached values of the columns that changed.
+    """
+    ncols = rules.ncols
+    ncells = rules.ncells
+    supermoves = rules.supermoves
+    can_fill = rules.can_fill
+    lone_may_move = rules.can_fill  # an emptied column must be refillable
+    parents = rules.parents
+    always_safe = rules.always_safe
+    is_safe = rules.is_safe
+    info = rules.info
+    heur = rules.heur
+    close_key = rules.close_key
+    cost = rules.cost
+    w_cell = rules.weights.cell
+    nowhere = [-1] * NCARDS
+    with_cell = _HeadCache()
+    without_cell = _HeadCache(remove=True)
+    B1 = _B1
+    join = SEP.join
+
+    def expand(key: bytes, hp: int) -> list[tuple[bytes, int]]:
+        out: list[tuple[bytes, int]] = []
+        add = out.append
+        parts = key.split(SEP)
+        head = parts[ncols]
+        fnd = head[1:5]
+        cells = head[5:]
+        nfree = ncells - len(cells)
+        ne = parts.count(b"")  # empty columns sort first
+        tops = nowhere[:]
+        for i in range(ne, ncols):
+            tops[parts[i][-1]] = i
+        if supermoves:
+            cap_occ = (nfree + 1) << ne
+            cap_emp = (nfree + 1) << (ne - 1) if ne else 0
+        else:
+            cap_occ = cap_emp = 1
+        fill = ne and can_fill
+        h_empty = heur[b""]
+
+        for i in range(ne, ncols):
+            col = parts[i]
+            c, ns, t, run = info[col]
+            # does the move uncover a card that then goes home safely?
+            exposes = fnd[t & 3] == t >> 2 and (always_safe or is_safe(t, fnd))
+            # the exposed card onto an exposed card it builds on
+            if ns or lone_may_move:
+                for p in parents[c]:
+                    j = tops[p]
+                    if j < 0:
+                        continue
+                    dcol = parts[j]
+                    nd = dcol + B1[c]
+                    lst = parts[:]
+                    lst[i] = ns
+                    lst[j] = nd
+                    if exposes:
+                        del lst[ncols]
+                        ck = close_key(fnd, cells, lst)
+                        if ck in seen:
+                            continue
+                        seen[ck] = key
+                        add((ck, cost(ck)))
+                    else:
+                        lst.sort()
+                        ck = join(lst)
+                        if ck in seen:
+                            continue
+                        seen[ck] = key
+                        add((ck, hp - heur[col] + heur[ns] - heur[dcol] + heur[nd]))
+            # a built run onto an exposed card, as shorthand for single moves
+            m = run if run < cap_occ else cap_occ
+            for k in range(2, m + 1):
+                for p in parents[col[-k]]:
+                    j = tops[p]
+                    if j < 0:
+                        continue
+                    dcol = parts[j]
+                    src = col[:-k]
+                    nd = dcol + col[-k:]
+                    lst = parts[:]
+                    lst[i] = src
+                    lst[j] = nd
+                    u = src[-1] if src else -1
+                    if fnd[u & 3] == u >> 2 and (always_safe or is_safe(u, fnd)):
+                        del lst[ncols]
+                        ck = close_key(fnd, cells, lst)
+                        if ck in seen:
+                            continue
+                        seen[ck] = key
+                        add((ck, cost(ck)))
+                    else:
+                        lst.sort()
+                        ck = join(lst)
+                        if ck in seen:
+                            continue
+                        seen[ck] = key
+                        add((ck, hp - heur[col] + heur[src] - heur[dcol] + heur[nd]))
+            # the exposed card into a free cell (one cell stands for all)
+            if nfree:
+                lst = parts[:]
+                lst[i] = ns
+                if exposes:
+                    del lst[ncols]
+                    ck = close_key(fnd, cells + B1[c], lst)
+                    if ck not in seen:
+                        seen[ck] = key
+                        add((ck, cost(ck)))
+                else:
+                    lst[ncols] = with_cell[head + B1[c]]
+                    lst.sort()
+                    ck = join(lst)
+                    if ck not in seen:
+                        seen[ck] = key
+                        add((ck, hp + w_cell - heur[col] + heur[ns]))
+            # cards into an empty column (one stands for all; never a whole
+            # column, which gives the same position back)
+            if fill:
+                me = run if run < cap_emp else cap_emp
+                if me >= len(col):
+                    me = len(col) - 1
+                for k in range(1, me + 1):
+                    src = col[:-k]
+                    nd = col[-k:]
+                    lst = parts[:]
+                    lst[i] = src
+                    lst[0] = nd
+                    u = src[-1]
+                    if fnd[u & 3] == u >> 2 and (always_safe or is_safe(u, fnd)):
+                        del lst[ncols]
+                        ck = close_key(fnd, cells, lst)
+                        if ck in seen:
+                            continue
+                        seen[ck] = key
+                        add((ck, cost(ck)))
+                    else:
+                        lst.sort()
+                        ck = join(lst)
+                        if ck in seen:
+                            continue
+                        seen[ck] = key
+                        add((ck, hp - heur[col] + heur[src] + heur[nd] - h_empty))
+            # the exposed card home: an unsafe move (safe ones are made already)
+            if fnd[c & 3] == c >> 2:
+                f2 = bytearray(fnd)
+                f2[c & 3] += 1
+                lst = parts[:ncols]
+                lst[i] = ns
+                ck = close_key(bytes(f2), cells, lst)
+                if ck not in seen:
+                    seen[ck] = key
+                    add((ck, cost(ck)))
+
+        for c in cells:
+            # a card in a cell onto an exposed card it builds on
+            for p in parents[c]:
+                j = tops[p]
+                if j < 0:
+                    continue
+                dcol = parts[j]
+                nd = dcol + B1[c]
+                lst = parts[:]
+                lst[j] = nd
+                lst[ncols] = without_cell[head + B1[c]]
+                lst.sort()
+                ck = join(lst)
+                if ck in seen:
+                    continue
+                seen[ck] = key
+                add((ck, hp - w_cell - heur[dcol] + heur[nd]))
+            # into an empty column
+            if fill:
+                nd = B1[c]
+                lst = parts[:]
+                lst[0] = nd
+                lst[ncols] = without_cell[head + nd]
+                lst.sort()
+                ck = join(lst)
+                if ck not in seen:
+                    seen[ck] = key
+                    add((ck, hp - w_cell + heur[nd] - h_empty))
+            # home (unsafe)
+            if fnd[c & 3] == c >> 2:
+                f2 = bytearray(fnd)
+                f2[c & 3] += 1
+                ck = close_key(bytes(f2), cells.replace(B1[c], b""), parts[:ncols])
+                if ck not in seen:
+                    seen[ck] = key
+                    add((ck, cost(ck)))
+        return out
+
+    return expand
+
+
+@dataclasses.dataclass
+class Outcome:
+    """What a search stage found."""
+
+    line: list[bytes] | None = None   # root .. goal, when a win was found
+    exhausted: bool = False           # every reachable position was expanded
+    limit: str | None = None          # the limit that stopped it
+
+
+def _rss_mb() -> float:
+    """Peak resident memory of this process in MB (Linux reports KB, macOS
+    bytes; 0 where the platform cannot tell)."""
+    if resource is None:
+        return 0.0
+    peak = float(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+class Budget:
+    """The limits shared by every stage of one solve, and the states counted."""
+
+    def __init__(self, *, timeout: float | None, max_states: int | None,
+                 max_memory_mb: int | None) -> None:
+        self.timeout = timeout
+        self.deadline = time.perf_counter() + timeout if timeout is not None else None
+        self.max_states = max_states
+        self.max_memory_mb = max_memory_mb
+        self.states = 0
+        self.peak_start = _rss_mb()
+        self.stored = 0  # positions held by stages that are still alive
+
+    def stop_at(self, stage_states: int | None = None) -> int:
+        """The state count at which a stage must stop."""
+        stop = self.max_states if self.max_states is not None else 1 << 62
+        if stage_states is not None:
+            stop = min(stop, self.states + stage_states)
+        return stop
+
+    def check(self, stored: int, key_len: int) -> str | None:
+        """The limit reached now, if any (called every 256 expansions)."""
+        if self.max_states is not None and self.states >= self.max_states:
+            return f"state limit {self.max_states:,}"
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            return f"timeout {self.timeout:g} s"
+        if self.max_memory_mb is not None and not self.states & 4095:
+            # measured: about 150 bytes a position beyond its key (dict slot,
+            # frontier entry, share of the column caches)
+            est = (self.stored + stored) * (key_len + 150) / (1024 * 1024)
+            peak = _rss_mb()
+            if est > self.max_memory_mb or (peak > self.max_memory_mb
+                                            and peak > self.peak_start):
+                return f"memory limit {self.max_memory_mb:,} MB"
+        return None
+
+
+def line_to(seen: dict[bytes, bytes | None], key: bytes) -> list[bytes]:
+    line = [key]
+    parent = seen[key]
+    while parent is not None:
+        line.append(parent)
+        parent = seen[parent]
+    line.reverse()
+    return line
+
+
+class BestFirst:
+    """Complete best-first search from a closed root; ``run`` may be called
+    again to continue where a stage budget stopped it.
+
+    The frontier is a bucket queue on ``depth × h + g`` (lowest first, newest
+    first within a bucket). ``seen`` maps each key to its parent's key, which
+    is all it takes to rebuild the line. With the frontier empty, every
+    reachable position (under the pruning rules) was expanded.
+    """
+
+    def __init__(self, rules: Rules, root: bytes) -> None:
+        self.rules = rules
+        self.seen: dict[bytes, bytes | None] = {root: None}
+        self.expand = make_expander(rules, self.seen)
+        self.scale = rules.weights.depth
+        low, high = rules.h_range()
+        self.offset = -low
+        self.buckets: list[list[tuple[bytes, int]]] = [
+            [] for _ in range((high - low + 1) * self.scale + 1024)]
+        self.cur = (rules.cost(root) + self.offset) * self.scale
+        self.buckets[self.cur].append((root, 0))
+        self.root = root
+
+    def run(self, budget: Budget, stage_states: int | None = None) -> Outcome:
+        rules = self.rules
+        goal = rules.goal
+        if self.root == goal:
+            return Outcome(line=[goal])
+        seen = self.seen
+        expand = self.expand
+        buckets = self.buckets
+        nbuckets = len(buckets)
+        scale = self.scale
+        offset = self.offset
+        cur = self.cur
+        stop = budget.stop_at(stage_states)
+        try:
+            while True:
+                bucket = buckets[cur]
+                while not bucket:
+                    cur += 1
+                    if cur >= nbuckets:
+                        return Outcome(exhausted=True)
+                    bucket = buckets[cur]
+                if budget.states >= stop or not budget.states & 255:
+                    limit = budget.check(len(seen), len(bucket[-1][0]))
+                    if limit is not None:
+                        return Outcome(limit=limit)
+                    if budget.states >= stop:
+                        return Outcome(limit="stage")
+                key, g = bucket.pop()
+                budget.states += 1
+                gc = g + 1
+                for ck, h in expand(key, (cur - g) // scale - offset):
+                    if ck == goal:
+                        return Outcome(line=line_to(seen, ck))
+                    b = (h + offset) * scale + gc
+                    if b >= nbuckets:
+                        buckets.extend([] for _ in range(b + 1024 - nbuckets))
+                        nbuckets = len(buckets)
+                    buckets[b].append((ck, gc))
+                    if b < cur:
+                        cur = b
+        finally:
+            self.cur = cur
+
+
+def beam(rules: Rules, root: bytes, width: int, budget: Budget) -> Outcome:
+    """Beam search: each round expands the ``width`` best new positions of the
+    last round. Incomplete (a dead beam proves nothing) but it finds wins in
+    spaces far too big to exhaust, as Baker's Dozen's are."""
+    seen: dict[bytes, bytes | None] = {root: None}
+    expand = make_expander(rules, seen)
+    goal = rules.goal
+    layer = [(rules.cost(root), root)]
+    stop = budget.stop_at()
+    while layer:
+        nxt: list[tuple[int, bytes]] = []
+        for hp, key in layer:
+            if budget.states >= stop or not budget.states & 255:
+                limit = budget.check(len(seen), len(key))
+                if limit is not None:
+                    return Outcome(limit=limit)
+            budget.states += 1
+            for ck, h in expand(key, hp):
+                if ck == goal:
+                    return Outcome(line=line_to(seen, ck))
+                nxt.append((h, ck))
+        layer = heapq.nsmallest(width, nxt) if len(nxt) > width else nxt
+    return Outcome()

@@ -1,0 +1,516 @@
+"""The database: players, games (their whole saved state), finished results,
+daily deals; statistics computed from the results.
+
+>>> store = Store("sqlite://")
+>>> from bakers.board import Board
+>>> from bakers.session import Session
+>>> game_id = store.create_game(Session(Board.deal("bakers_game", 1)), "p1")
+>>> store.load(game_id).session.deal
+1
+
+A :class:`Store` may be used from several threads at once (the web app runs
+its calls in a thread pool), except over an in-memory SQLite database
+(``memory``: one connection shared by everyone). Callers must not work on
+the same game from two threads at once: the loaded :class:`Session` is a
+shared, cached object (the web app holds a lock per game).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import json
+import os
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+from ..errors import BakersError
+from ..session import Clock, Session
+
+DEFAULT_FILENAME = "bakers.sqlite3"
+CACHE_SIZE = 2000
+FINISHED = ("won", "abandoned")
+
+metadata = sa.MetaData()
+
+players = sa.Table(
+    "players", metadata,
+    sa.Column("id", sa.String(64), primary_key=True),
+    sa.Column("name", sa.String(100), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("level", sa.String(16), nullable=False),
+    sa.Column("cells", sa.Integer, nullable=False),
+    sa.Column("deal", sa.BigInteger, nullable=True),
+    sa.Column("daily", sa.String(10), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    # lessons: never in the statistics nor in "Continue"
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_games_player_status", "player_id", "status", "updated_at"),
+)
+
+results = sa.Table(
+    "results", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=False,
+              unique=True),
+    sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("level", sa.String(16), nullable=False),
+    sa.Column("cells", sa.Integer, nullable=False),
+    sa.Column("deal", sa.BigInteger, nullable=True),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("seconds", sa.Float, nullable=False),
+    sa.Column("moves", sa.Integer, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_results_player", "player_id", "game", "level"),
+)
+
+daily_deals = sa.Table(
+    "daily_deals", metadata,
+    sa.Column("date", sa.String(10), primary_key=True),
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("deal", sa.BigInteger, nullable=False),
+    sa.Column("proven", sa.Boolean, nullable=False),
+)
+
+
+proven_deals = sa.Table(
+    "proven_deals", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("cells", sa.Integer, nullable=False),
+    sa.Column("deal", sa.BigInteger, nullable=False),
+    sa.Index("ix_proven_deals_game", "game", "cells"),
+)
+
+# the statements of every move, built once (building one costs more than running it)
+_LOAD_HEAD = (sa.select(games.c.player_id, games.c.version, games.c.status)
+              .where(games.c.id == sa.bindparam("game_id")))
+_LOAD_STATE = sa.select(games.c.state).where(games.c.id == sa.bindparam("game_id"))
+_SAVE = (games.update()
+         .where(games.c.id == sa.bindparam("game_id"),
+                games.c.version == sa.bindparam("old_version"))
+         .values(status=sa.bindparam("new_status"), version=sa.bindparam("new_version"),
+                 state=sa.bindparam("new_state"), updated_at=sa.bindparam("now"),
+                 level=sa.bindparam("new_level")))
+
+
+class GameNotFoundError(BakersError):
+    """No saved game has this id (HTTP 404)."""
+
+
+class StoreConflictError(BakersError):
+    """The game was changed by another request in the meantime (HTTP 409)."""
+
+
+def default_db_url() -> str:
+    """SQLite in the user data directory (created if missing)."""
+    import platformdirs
+    folder = platformdirs.user_data_dir("bakers")
+    os.makedirs(folder, exist_ok=True)
+    return "sqlite:///" + os.path.join(folder, DEFAULT_FILENAME)
+
+
+def normalize_db_url(url: str) -> str:
+    """Accept ``postgresql://`` / ``postgres://`` (rewritten to the psycopg
+    driver), ``sqlite:///path`` and a bare file path.
+
+    >>> normalize_db_url("postgresql://u@h/db")
+    'postgresql+psycopg://u@h/db'
+    >>> normalize_db_url("/tmp/x.sqlite3")
+    'sqlite:////tmp/x.sqlite3'
+    """
+    url = url.strip()
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    if "://" not in url and url:
+        return "sqlite:///" + os.path.abspath(os.path.expanduser(url))
+    return url
+
+
+def _now() -> _dt.datetime:
+    return _dt.datetime.now(_dt.UTC)
+
+
+def new_game_id() -> str:
+    """An opaque, unguessable id: 12 URL-safe characters."""
+    return secrets.token_urlsafe(9)
+
+
+@dataclasses.dataclass
+class LoadedGame:
+    """A game read from the store, to be changed and saved back."""
+
+    id: str
+    player_id: str
+    session: Session
+    version: int
+    status: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Stats:
+    """Statistics of one player at one game and level."""
+
+    game: str
+    level: str
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    current_streak: int = 0
+    best_streak: int = 0
+    best_time: float | None = None
+    fewest_moves: int | None = None
+    best_score: int | None = None
+
+    @property
+    def win_rate(self) -> float:
+        return round(self.won / self.played, 4) if self.played else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["win_rate"] = self.win_rate
+        return d
+
+
+def compute_stats(game: str, level: str, rows: Iterable[tuple[bool, float, int, int]]) -> Stats:
+    """Stats from results ``(won, seconds, moves, score)`` in the order played.
+
+    Streaks count wins in a row; best time, fewest moves and best score are
+    over won games.
+
+    >>> compute_stats("freecell", "normal", [(True, 90, 80, 7000), (False, 5, 3, 0),
+    ...     (True, 60, 90, 9000), (True, 70, 70, 8000)]).best_streak
+    2
+    """
+    played = won = current = best = 0
+    best_time: float | None = None
+    fewest: int | None = None
+    best_score: int | None = None
+    for is_won, seconds, moves, score in rows:
+        played += 1
+        if is_won:
+            won += 1
+            current += 1
+            best = max(best, current)
+            best_time = seconds if best_time is None else min(best_time, seconds)
+            fewest = moves if fewest is None else min(fewest, moves)
+            best_score = score if best_score is None else max(best_score, score)
+        else:
+            current = 0
+    return Stats(game, level, played, won, played - won, current, best,
+                 None if best_time is None else round(best_time, 1), fewest, best_score)
+
+
+class Store:
+    """Saved games and statistics in one SQL database."""
+
+    def __init__(self, url: str | None = None, clock: Clock = time.time) -> None:
+        self.url = normalize_db_url(url) if url else default_db_url()
+        self.clock = clock
+        self.memory = self.url in ("sqlite://", "sqlite:///:memory:")
+        self.engine = self._make_engine(self.url)
+        metadata.create_all(self.engine)
+        self._upgrade()
+        self._cache: OrderedDict[str, tuple[int, Session]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+
+    def _upgrade(self) -> None:
+        """Bring a database made by an earlier version up to this schema
+        (``create_all`` only adds missing tables, not missing columns)."""
+        columns = {c["name"] for c in sa.inspect(self.engine).get_columns("games")}
+        if "practice" not in columns:
+            false = "0" if self.engine.dialect.name == "sqlite" else "false"
+            with self.engine.begin() as conn:
+                conn.execute(sa.text(
+                    f"ALTER TABLE games ADD COLUMN practice BOOLEAN NOT NULL DEFAULT {false}"))
+
+    @staticmethod
+    def _make_engine(url: str) -> Engine:
+        if url.startswith("sqlite"):
+            memory = url in ("sqlite://", "sqlite:///:memory:")  # as ``Store.memory``
+            if not memory:
+                path = url.split(":///", 1)[-1]
+                folder = os.path.dirname(os.path.abspath(path))
+                if folder:
+                    os.makedirs(folder, exist_ok=True)
+            engine = sa.create_engine(
+                url, connect_args={"check_same_thread": False},
+                poolclass=StaticPool if memory else None)
+
+            @sa.event.listens_for(engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                if not memory:
+                    cur.execute("PRAGMA journal_mode=WAL")
+                    cur.execute("PRAGMA synchronous=NORMAL")
+                    # checkpoints (the only fsyncs in WAL+NORMAL) run from
+                    # checkpoint() off the event loop, not inside a commit
+                    cur.execute("PRAGMA wal_autocheckpoint=0")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+
+            return engine
+        return sa.create_engine(url, pool_pre_ping=True)
+
+    def close(self) -> None:
+        self.checkpoint()
+        self.engine.dispose()
+
+    @property
+    def sqlite_path(self) -> str | None:
+        if not self.url.startswith("sqlite:///") or self.url == "sqlite:///:memory:":
+            return None
+        return self.url.split(":///", 1)[1]
+
+    def checkpoint(self) -> None:
+        """Copy SQLite's write-ahead log into the database file (safe to call
+        from another thread: it uses its own connection; PASSIVE never blocks
+        writers). No-op for other databases."""
+        import sqlite3
+        path = self.sqlite_path
+        if path is None:
+            return
+        try:
+            conn = sqlite3.connect(path, timeout=5)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            pass  # the next checkpoint will do it
+
+    # --- players ----------------------------------------------------------------
+
+    def ensure_player(self, player_id: str) -> None:
+        with self.engine.begin() as conn:
+            self._ensure_player(conn, player_id)
+
+    @staticmethod
+    def _ensure_player(conn: sa.Connection, player_id: str) -> None:
+        found = conn.execute(sa.select(players.c.id).where(players.c.id == player_id)).first()
+        if found is None:
+            conn.execute(players.insert().values(id=player_id, created_at=_now()))
+
+    # --- games --------------------------------------------------------------------
+
+    def create_game(self, session: Session, player_id: str) -> str:
+        """Save a new game for ``player_id``; return its id."""
+        game_id = new_game_id()
+        now = _now()
+        status = session.status
+        with self.engine.begin() as conn:
+            self._ensure_player(conn, player_id)
+            conn.execute(games.insert().values(
+                id=game_id, player_id=player_id, game=session.game, level=session.level,
+                cells=session.board.game.cells, deal=session.deal, daily=session.daily,
+                status=status, practice=session.practice, version=1,
+                state=json.dumps(session.to_dict()), created_at=now, updated_at=now))
+            if status in FINISHED and session.counts_in_stats:
+                self._record_result(conn, game_id, player_id, session, status)
+        self._remember(game_id, 1, session)
+        return game_id
+
+    def _remember(self, game_id: str, version: int, session: Session) -> None:
+        with self._cache_lock:
+            self._cache[game_id] = (version, session)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+
+    def _cached(self, game_id: str, version: int) -> Session | None:
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+            if cached is None or cached[0] != version:
+                return None
+            self._cache.move_to_end(game_id)
+            return cached[1]
+
+    def forget(self, game_id: str) -> None:
+        """Drop the in-memory copy of a game (the next load reads the database)."""
+        with self._cache_lock:
+            self._cache.pop(game_id, None)
+
+    def load(self, game_id: str) -> LoadedGame:
+        """The saved game ``game_id`` with its whole history."""
+        if not isinstance(game_id, str) or not 1 <= len(game_id) <= 32:
+            raise GameNotFoundError("there is no game with this id")
+        with self.engine.connect() as conn:
+            row = conn.execute(_LOAD_HEAD, {"game_id": game_id}).first()
+            if row is None:
+                raise GameNotFoundError("there is no game with this id")
+            cached = self._cached(game_id, row.version)
+            if cached is not None:
+                session = cached
+            else:
+                state = conn.execute(_LOAD_STATE, {"game_id": game_id}).scalar_one()
+                try:
+                    session = Session.from_dict(json.loads(state), clock=self.clock)
+                except (ValueError, KeyError, TypeError) as exc:
+                    raise BakersError(f"this saved game cannot be read: {exc}") from None
+                self._remember(game_id, row.version, session)
+        return LoadedGame(game_id, row.player_id, session, row.version, row.status)
+
+    def save(self, loaded: LoadedGame) -> None:
+        """Write the changed game back; record its result when it just ended."""
+        session = loaded.session
+        status = session.status
+        new_version = loaded.version + 1
+        try:
+            with self.engine.begin() as conn:
+                done = conn.execute(_SAVE, {
+                    "game_id": loaded.id, "old_version": loaded.version,
+                    "new_status": status, "new_version": new_version,
+                    "new_state": json.dumps(session.to_dict()), "now": _now(),
+                    "new_level": session.level})
+                if done.rowcount != 1:
+                    raise StoreConflictError(
+                        "this game was changed elsewhere in the meantime: reload it")
+                if (status in FINISHED and loaded.status not in FINISHED
+                        and session.counts_in_stats):
+                    self._record_result(conn, loaded.id, loaded.player_id, session, status)
+        except BaseException:
+            self.forget(loaded.id)
+            raise
+        loaded.version = new_version
+        loaded.status = status
+        self._remember(loaded.id, new_version, session)
+
+    @staticmethod
+    def _record_result(conn: sa.Connection, game_id: str, player_id: str,
+                       session: Session, status: str) -> None:
+        conn.execute(results.insert().values(
+            game_id=game_id, player_id=player_id, game=session.game, level=session.level,
+            cells=session.board.game.cells, deal=session.deal, won=status == "won",
+            seconds=round(session.seconds(), 3), moves=session.moves_count,
+            score=session.score(), finished_at=_now()))
+
+    def abandon(self, game_id: str, player_id: str | None = None) -> LoadedGame | None:
+        """Give up an unfinished game (a loss, once a move was made on it and
+        unless it is a practice game); ``None`` if it was already over.
+
+        With ``player_id`` only that player's own game is abandoned.
+        """
+        loaded = self.load(game_id)
+        if player_id is not None and loaded.player_id != player_id:
+            raise GameNotFoundError("there is no game of yours with this id to replace")
+        if loaded.session.finished:
+            return None
+        loaded.session.abandon()
+        self.save(loaded)
+        return loaded
+
+    def list_games(self, player_id: str, unfinished: bool = True,
+                   limit: int = 50) -> list[dict[str, Any]]:
+        """This player's games, newest first: summaries for "Continue"
+        (unfinished ones, practice games left out) or of all games."""
+        return [self.load(game_id).session.summary(game_id)
+                for game_id in self.list_game_ids(player_id, unfinished, limit)]
+
+    def list_game_ids(self, player_id: str, unfinished: bool = True,
+                      limit: int = 50) -> list[str]:
+        """The ids of :meth:`list_games`, newest first."""
+        query = sa.select(games.c.id).where(games.c.player_id == player_id)
+        if unfinished:
+            query = query.where(games.c.status.in_(("playing", "blocked")),
+                                games.c.practice == sa.false())
+        query = query.order_by(games.c.updated_at.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(query)]
+
+    # --- statistics ---------------------------------------------------------------
+
+    def stats(self, player_id: str, game: str | None = None,
+              level: str | None = None) -> list[Stats]:
+        """Statistics per game and level for this player."""
+        query = (sa.select(results.c.game, results.c.level, results.c.won, results.c.seconds,
+                           results.c.moves, results.c.score)
+                 .where(results.c.player_id == player_id))
+        if game is not None:
+            query = query.where(results.c.game == game)
+        if level is not None:
+            query = query.where(results.c.level == level)
+        query = query.order_by(results.c.id)
+        grouped: dict[tuple[str, str], list[tuple[bool, float, int, int]]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(query):
+                grouped.setdefault((r.game, r.level), []).append(
+                    (bool(r.won), float(r.seconds), int(r.moves), int(r.score)))
+        if game is not None and level is not None and not grouped:
+            return [Stats(game, level)]
+        return [compute_stats(g, lv, rows) for (g, lv), rows in sorted(grouped.items())]
+
+    # --- daily deals -----------------------------------------------------------------
+
+    def daily_deal(self, date: str, game: str) -> tuple[int, bool] | None:
+        """The cached daily deal ``(deal, proven)`` of ``date`` for ``game``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(daily_deals.c.deal, daily_deals.c.proven).where(
+                daily_deals.c.date == date, daily_deals.c.game == game)).first()
+        return None if row is None else (int(row.deal), bool(row.proven))
+
+    def set_daily_deal(self, date: str, game: str, deal: int, proven: bool) -> None:
+        with self.engine.begin() as conn:
+            found = conn.execute(sa.select(daily_deals.c.deal).where(
+                daily_deals.c.date == date, daily_deals.c.game == game)).first()
+            if found is None:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(daily_deals.insert().values(
+                            date=date, game=game, deal=deal, proven=proven))
+                except sa.exc.IntegrityError:
+                    pass  # another server wrote the same date first: the same deal
+            else:
+                conn.execute(daily_deals.update().where(
+                    daily_deals.c.date == date, daily_deals.c.game == game)
+                    .values(deal=deal, proven=proven))
+
+    # --- a stock of deals proven winnable (for Easy and "winnable only") ------------------
+
+    def add_proven_deal(self, game: str, cells: int, deal: int) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(proven_deals.insert().values(game=game, cells=cells, deal=deal))
+
+    def count_proven_deals(self, game: str, cells: int) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(
+                sa.select(sa.func.count()).select_from(proven_deals)
+                .where(proven_deals.c.game == game, proven_deals.c.cells == cells))
+                .scalar_one())
+
+    def take_proven_deal(self, game: str, cells: int) -> int | None:
+        """Take one deal from the stock (each is dealt once), or ``None``."""
+        for _ in range(3):
+            with self.engine.begin() as conn:
+                row = conn.execute(
+                    sa.select(proven_deals.c.id, proven_deals.c.deal)
+                    .where(proven_deals.c.game == game, proven_deals.c.cells == cells)
+                    .order_by(proven_deals.c.id).limit(1)).first()
+                if row is None:
+                    return None
+                gone = conn.execute(proven_deals.delete().where(proven_deals.c.id == row.id))
+                if gone.rowcount == 1:
+                    return int(row.deal)
+        return None

@@ -1,0 +1,450 @@
+"""Surveys: the solver's verdict on every deal of a range, solved in worker
+processes, one CSV row per deal, resumable, with a summary.
+
+Each row is written and flushed as soon as its deal finishes, so a killed
+survey loses at most the deals that were in flight; running it again with the
+same file solves only the deals the file lacks.
+
+The summary gives the share of winnable deals among the *resolved* ones
+(winnable or impossible) with a 95% Wilson score interval:
+
+>>> lo, hi = wilson_interval(8, 10)
+>>> round(lo, 4), round(hi, 4)
+(0.4902, 0.9433)
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import csv
+import dataclasses
+import io
+import math
+import multiprocessing
+import os
+import signal
+import statistics
+import threading
+import time
+from collections.abc import Callable, Generator, Iterable, Mapping
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+from .board import Board
+from .errors import BakersError
+from .games import GAMES, Game
+
+VERDICTS = ("winnable", "impossible", "unknown")
+CSV_FIELDS = ("game", "cells", "deal", "verdict", "moves", "single_moves",
+              "states", "seconds", "limit")
+Z95 = 1.959963984540054  # the standard normal quantile for a 95% two-sided interval
+
+
+class SurveyError(BakersError):
+    """A survey that cannot run as asked: a file for another game, a bad
+    range, a worker that died."""
+
+
+# --- one deal ----------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """The solver's limits for each deal (``None``: no limit)."""
+
+    timeout: float | None = None
+    max_states: int | None = 3_000_000
+    max_memory_mb: int | None = 4096
+
+
+@dataclasses.dataclass(frozen=True)
+class DealResult:
+    """One deal's verdict. ``moves`` counts a run move once, ``single_moves``
+    every card movement (both ``None`` unless the deal was won); ``seconds``
+    is the wall-clock time of the ``solve`` call in the worker."""
+
+    game: str
+    cells: int
+    deal: int
+    verdict: str
+    moves: int | None
+    single_moves: int | None
+    states: int
+    seconds: float
+    limit: str = ""
+    cpu_seconds: float | None = None  # the worker's CPU time for the solve (not in the CSV)
+
+    def to_row(self) -> dict[str, str]:
+        return {
+            "game": self.game,
+            "cells": str(self.cells),
+            "deal": str(self.deal),
+            "verdict": self.verdict,
+            "moves": "" if self.moves is None else str(self.moves),
+            "single_moves": "" if self.single_moves is None else str(self.single_moves),
+            "states": str(self.states),
+            "seconds": f"{self.seconds:.4f}",
+            "limit": self.limit,
+        }
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, str | None]) -> DealResult:
+        """Parse a CSV row; raises ``ValueError`` when a field is malformed."""
+        def text(name: str) -> str:
+            value = row.get(name)
+            if value is None:
+                raise ValueError(f"missing field {name!r}")
+            return value.strip()
+
+        def optional_int(name: str) -> int | None:
+            value = text(name)
+            return int(value) if value else None
+
+        verdict = text("verdict")
+        if verdict not in VERDICTS:
+            raise ValueError(f"unknown verdict {verdict!r}")
+        seconds = float(text("seconds"))
+        if not math.isfinite(seconds) or seconds < 0:
+            raise ValueError(f"bad seconds {seconds!r}")
+        return cls(game=text("game"), cells=int(text("cells")), deal=int(text("deal")),
+                   verdict=verdict, moves=optional_int("moves"),
+                   single_moves=optional_int("single_moves"), states=int(text("states")),
+                   seconds=seconds, limit=text("limit"))
+
+
+@dataclasses.dataclass(frozen=True)
+class DealTask:
+    """What a worker needs to solve one deal (small and picklable)."""
+
+    game: str
+    cells: int
+    deal: int
+    limits: Limits
+
+
+def solve_deal(task: DealTask) -> DealResult:
+    """Deal ``task.deal`` and solve it; runs in a worker process."""
+    from .solver import Verdict, solve
+
+    board = Board.deal(task.game, task.deal, cells=task.cells)
+    limits = task.limits
+    start, cpu_start = time.perf_counter(), time.process_time()
+    try:
+        result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
+                       max_memory_mb=limits.max_memory_mb)
+    except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
+        raise SurveyError(f"deal {task.deal}: the solver failed: "
+                          f"{type(exc).__name__}: {exc}") from None
+    seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
+    won = result.verdict is Verdict.WINNABLE
+    return DealResult(
+        game=task.game, cells=task.cells, deal=task.deal, verdict=result.verdict.value,
+        moves=len(result.moves) if won else None,
+        single_moves=len(result.single_moves) if won else None,
+        states=result.states, seconds=seconds, limit=result.limit or "", cpu_seconds=cpu)
+
+
+def _init_worker(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent, which stops them cleanly, and
+    end themselves if the parent is killed outright (``kill -9``), rather
+    than wait forever for work that will not come."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except OSError:
+                pass  # exists but is not ours to signal: still alive
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _context() -> Any:
+    """A start method that is safe with threads in the parent (rich's
+    progress bar runs one): forkserver where there is one, else spawn."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def run_deals(game: Game, deals: Iterable[int], *, workers: int = 1,
+              limits: Limits | None = None) -> Generator[DealResult, None, None]:
+    """Solve ``deals`` of ``game`` in ``workers`` processes; yield each
+    result as it finishes (completion order, not deal order).
+
+    At most a few tasks per worker are queued at a time, so a huge range
+    costs no memory up front. Closing the iterator early (or Ctrl-C) stops
+    the workers at once.
+    """
+    if workers < 1:
+        raise SurveyError("--workers must be at least 1")
+    limits = limits or Limits()
+    tasks = (DealTask(game.name, game.cells, deal, limits) for deal in deals)
+    window = workers * 2
+    before = {p.pid for p in multiprocessing.active_children()}
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                                  initializer=_init_worker,
+                                  initargs=(os.getpid(),))
+    in_flight: dict[cf.Future[DealResult], int] = {}
+    finished = False
+
+    def fill() -> None:
+        while len(in_flight) < window:
+            task = next(tasks, None)
+            if task is None:
+                return
+            in_flight[pool.submit(solve_deal, task)] = task.deal
+
+    try:
+        fill()
+        while in_flight:
+            done, _ = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
+            for future in sorted(done, key=in_flight.__getitem__):
+                deal = in_flight.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    lost = sorted([deal, *in_flight.values()])
+                    raise SurveyError(
+                        "a worker process died (out of memory?) while solving "
+                        f"deal {' or '.join(map(str, lost))}: lower --max-memory or "
+                        "--workers, then run again to resume") from None
+                yield result
+            fill()
+        finished = True
+    finally:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in multiprocessing.active_children():
+                if proc.pid not in before:  # only the workers this call started
+                    proc.terminate()
+            for proc in multiprocessing.active_children():
+                if proc.pid not in before:
+                    proc.join(timeout=5)
+
+
+# --- the CSV file --------------------------------------------------------------
+
+class SurveyFile:
+    """A survey's CSV: read what is done, then append rows one by one.
+
+    Rows are never rewritten; a deal listed twice counts with its last row
+    (``--retry-unknown`` appends a new row for a deal that was unknown).
+    """
+
+    def __init__(self, path: str | os.PathLike[str], game: Game) -> None:
+        self.path = Path(path)
+        self.game = game
+        self._fh: io.TextIOWrapper | None = None
+        self._writer: Any = None
+
+    def load(self) -> dict[int, DealResult]:
+        """The rows already in the file, by deal. Refuses a file that is not
+        a survey or is a survey of another game or cell count. A last line cut
+        short by a kill is dropped (its deal will be solved again)."""
+        if not self.path.exists():
+            return {}
+        if self.path.is_dir():
+            raise SurveyError(f"{self.path}: is a directory, not a CSV file")
+        data = self.path.read_bytes()
+        if not data.strip():
+            return {}
+        cut = data.rfind(b"\n") + 1
+        if cut < len(data):  # a partial last line: the survey was killed mid-write
+            data = data[:cut]
+            with self.path.open("r+b") as fh:
+                fh.truncate(cut)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise SurveyError(f"{self.path}: not a bakers survey CSV (not text)") from None
+        reader = csv.DictReader(io.StringIO(text, newline=""))
+        if tuple(reader.fieldnames or ()) != CSV_FIELDS:
+            raise SurveyError(
+                f"{self.path}: not a bakers survey CSV (its header should be "
+                f"{','.join(CSV_FIELDS)}); choose another --out")
+        done: dict[int, DealResult] = {}
+        for line, row in enumerate(reader, start=2):
+            try:
+                result = DealResult.from_row(row)
+            except (ValueError, TypeError) as exc:
+                raise SurveyError(f"{self.path}, line {line}: {exc}") from None
+            if (result.game, result.cells) != (self.game.name, self.game.cells):
+                theirs = GAMES[result.game].title if result.game in GAMES else result.game
+                raise SurveyError(
+                    f"{self.path} holds a survey of {theirs} with {result.cells} cells, "
+                    f"not {self.game.title} with {self.game.cells}: choose another --out")
+            done[result.deal] = result
+        return done
+
+    def open(self) -> None:
+        new = not self.path.exists() or self.path.stat().st_size == 0
+        self._fh = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
+        self._writer = csv.DictWriter(self._fh, fieldnames=CSV_FIELDS, lineterminator="\n")
+        if new:
+            self._writer.writeheader()
+            self._fh.flush()
+
+    def append(self, result: DealResult) -> None:
+        """Write one row and flush it, so a kill cannot lose it."""
+        if self._fh is None:
+            self.open()
+        assert self._fh is not None
+        self._writer.writerow(result.to_row())
+        self._fh.flush()
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def __enter__(self) -> SurveyFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --- the summary -----------------------------------------------------------------
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n``.
+
+    Unlike the plain ``p ± z·sqrt(p(1-p)/n)`` it stays inside [0, 1] and
+    keeps its coverage when ``p`` is near 0 or 1, as winnable rates are.
+
+    >>> wilson_interval(10, 10)[1], wilson_interval(0, 10)[0]
+    (1.0, 0.0)
+    """
+    if n <= 0 or not 0 <= successes <= n:
+        raise ValueError("need 0 <= successes <= n and n > 0")
+    p = successes / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denominator
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return lo, hi
+
+
+@dataclasses.dataclass(frozen=True)
+class Summary:
+    """Figures for one range of one game and cell count."""
+
+    game: str
+    title: str
+    cells: int
+    first: int
+    last: int
+    deals: int
+    counts: dict[str, int]
+    winnable_share: float | None       # among resolved deals
+    winnable_ci95: tuple[float, float] | None
+    median_seconds: float | None
+    worst_seconds: float | None
+    worst_deal: int | None
+    total_seconds: float
+    total_states: int
+    median_moves: float | None
+    median_single_moves: float | None
+    solved_now: int = 0
+    from_file: int = 0
+    out: str | None = None
+
+    @property
+    def resolved(self) -> int:
+        return self.counts["winnable"] + self.counts["impossible"]
+
+    @property
+    def missing(self) -> int:
+        return self.last - self.first + 1 - self.deals
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["resolved"] = self.resolved
+        data["winnable_percent"] = (None if self.winnable_share is None
+                                    else round(100 * self.winnable_share, 3))
+        data["winnable_ci95_percent"] = (None if self.winnable_ci95 is None
+                                         else [round(100 * x, 3) for x in self.winnable_ci95])
+        del data["winnable_ci95"]
+        return data
+
+
+def summarize(game: Game, first: int, last: int, results: Iterable[DealResult],
+              *, solved_now: int = 0, out: str | None = None) -> Summary:
+    """Summarize the results whose deal lies in ``first``–``last``."""
+    chosen = [r for r in results if first <= r.deal <= last]
+    counts = {v: 0 for v in VERDICTS}
+    for r in chosen:
+        counts[r.verdict] += 1
+    resolved = counts["winnable"] + counts["impossible"]
+    share = counts["winnable"] / resolved if resolved else None
+    ci = wilson_interval(counts["winnable"], resolved) if resolved else None
+    times = [r.seconds for r in chosen]
+    worst = max(chosen, key=lambda r: r.seconds, default=None)
+    won = [r for r in chosen if r.verdict == "winnable"]
+    moves = [r.moves for r in won if r.moves is not None]
+    singles = [r.single_moves for r in won if r.single_moves is not None]
+    return Summary(
+        game=game.name, title=game.title, cells=game.cells, first=first, last=last,
+        deals=len(chosen), counts=counts, winnable_share=share, winnable_ci95=ci,
+        median_seconds=statistics.median(times) if times else None,
+        worst_seconds=worst.seconds if worst else None,
+        worst_deal=worst.deal if worst else None,
+        total_seconds=sum(times), total_states=sum(r.states for r in chosen),
+        median_moves=statistics.median(moves) if moves else None,
+        median_single_moves=statistics.median(singles) if singles else None,
+        solved_now=solved_now, from_file=len(chosen) - solved_now, out=out)
+
+
+# --- a whole survey --------------------------------------------------------------
+
+MAX_RANGE = 100_000_000
+
+
+def check_range(first: int, last: int) -> None:
+    if first > last:
+        raise SurveyError(f"the range {first}–{last} is empty: FIRST must not exceed LAST")
+    if last - first + 1 > MAX_RANGE:
+        raise SurveyError(f"at most {MAX_RANGE:,} deals in one survey")
+
+
+def survey(game: Game, first: int, last: int, out: str | os.PathLike[str], *,
+           workers: int = 1, limits: Limits | None = None, retry_unknown: bool = False,
+           on_start: Callable[[int, int], None] | None = None,
+           on_result: Callable[[DealResult], None] | None = None) -> Summary:
+    """Solve deals ``first``–``last`` of ``game`` that ``out`` lacks, appending
+    a row per deal, and summarize the whole range.
+
+    ``on_start(total, already_done)`` and ``on_result(result)`` feed a
+    progress display.
+    """
+    check_range(first, last)
+    if workers < 1:
+        raise SurveyError("--workers must be at least 1")
+    store = SurveyFile(out, game)
+    done = store.load()
+    skip = {d for d, r in done.items() if first <= d <= last
+            and not (retry_unknown and r.verdict == "unknown")}
+    todo = (d for d in range(first, last + 1) if d not in skip)
+    if on_start:
+        on_start(last - first + 1, len(skip))
+    solved_now = 0
+    with store, contextlib.closing(
+            run_deals(game, todo, workers=workers, limits=limits)) as results:
+        store.open()
+        for result in results:
+            store.append(result)
+            done[result.deal] = result
+            solved_now += 1
+            if on_result:
+                on_result(result)
+    return summarize(game, first, last, done.values(), solved_now=solved_now, out=str(out))

@@ -1,0 +1,189 @@
+/* bakers home page: choose a game and level, deal, continue, statistics. */
+(() => {
+  "use strict";
+
+  const $ = (sel, root = document) => root.querySelector(sel);
+  const form = $("#new-form");
+  const status = $("#home-status");
+  const TITLES = { bakers_game: "Baker's Game", freecell: "FreeCell", bakers_dozen: "Baker's Dozen" };
+  const LEVEL_KEY = "bakers.home";
+
+  function fmtTime(seconds) {
+    const s = Math.max(0, Math.floor(seconds || 0));
+    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  function say(text, error) {
+    status.textContent = text || "";
+    status.classList.toggle("error", !!error);
+  }
+
+  async function api(method, path, body) {
+    const opts = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    try {
+      const res = await fetch(path, opts);
+      let data = null;
+      try {
+        data = await res.json();
+      } catch (_e) {
+        data = null;
+      }
+      if (!res.ok) return { ok: false, error: (data && data.error) || `The server answered ${res.status}.` };
+      return { ok: true, data };
+    } catch (_e) {
+      return { ok: false, error: "The server cannot be reached." };
+    }
+  }
+
+  function tableUrl(g) {
+    return `/game/${encodeURIComponent(g.id)}`;
+  }
+
+  function choice() {
+    const game = form.elements.game.value;
+    let level = form.elements.level.value;
+    if (game === "bakers_dozen" && level === "hard") level = "normal";
+    return { game, level };
+  }
+
+  function syncLevels() {
+    const dozen = form.elements.game.value === "bakers_dozen";
+    const hard = $("#level-hard input");
+    hard.disabled = dozen;
+    if (dozen && hard.checked) form.elements.level.value = "normal";
+    document.querySelectorAll("[data-cells-note]").forEach((el) => {
+      const easy = el.closest("label").querySelector("input").value === "easy";
+      el.textContent = dozen ? (easy ? "winnable deals" : "random deals") : easy ? "4 cells · winnable deals" : "4 cells · random deals";
+    });
+    try {
+      localStorage.setItem(LEVEL_KEY, JSON.stringify(choice()));
+    } catch (_e) {
+      /* no storage */
+    }
+  }
+
+  async function start(body) {
+    say("Dealing…");
+    const r = await api("POST", "/api/games", body);
+    if (!r.ok) {
+      say(r.error, true);
+      return;
+    }
+    window.location.href = tableUrl(r.data);
+  }
+
+  form.addEventListener("change", syncLevels);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const { game, level } = choice();
+    const body = { game, level };
+    const deal = form.elements.deal.value.trim();
+    if (deal) {
+      if (!/^\d+$/.test(deal)) {
+        say("A deal number is a whole number from 1 to 8,589,934,591.", true);
+        return;
+      }
+      body.deal = Number(deal);
+    } else if ($("#winnable").checked) {
+      body.winnable = true;
+    }
+    start(body);
+  });
+  $("#btn-daily").addEventListener("click", () => {
+    const { game, level } = choice();
+    start({ game, level, daily: true });
+  });
+
+  async function loadContinue() {
+    const list = $("#continue-list");
+    const r = await api("GET", "/api/games?status=playing");
+    list.replaceChildren();
+    const games = (r.ok && r.data && r.data.games) || [];
+    if (!games.length) {
+      const li = document.createElement("li");
+      li.className = "muted";
+      li.textContent = r.ok ? "No unfinished game." : r.error;
+      list.appendChild(li);
+      return;
+    }
+    for (const g of games.slice(0, 12)) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = tableUrl(g);
+      const title = document.createElement("span");
+      const level = g.level ? ` · ${g.level[0].toUpperCase()}${g.level.slice(1)}` : "";
+      const deal = g.daily ? ` · daily ${g.daily}` : g.deal !== null && g.deal !== undefined ? ` · deal ${g.deal}` : "";
+      title.textContent = `${g.title || TITLES[g.game] || g.game}${deal}${level}`;
+      const meta = document.createElement("span");
+      meta.className = "meta";
+      const sc = g.score || {};
+      const bits = [];
+      if (sc.moves !== undefined) bits.push(`${sc.moves} move${sc.moves === 1 ? "" : "s"}`);
+      if (sc.home !== undefined) bits.push(`${sc.home}/52 home`);
+      if (sc.seconds !== undefined) bits.push(fmtTime(sc.seconds));
+      meta.textContent = bits.join(" · ");
+      a.append(title, meta);
+      li.appendChild(a);
+      list.appendChild(li);
+    }
+  }
+
+  async function loadStats() {
+    const box = $("#stats");
+    const r = await api("GET", "/api/stats");
+    const rows = ((r.ok && r.data && r.data.stats) || []).filter((s) => s.played > 0);
+    box.replaceChildren();
+    if (!rows.length) {
+      const p = document.createElement("p");
+      p.className = "muted";
+      p.textContent = r.ok ? "No finished games yet: your record per game and level appears here." : r.error;
+      box.appendChild(p);
+      return;
+    }
+    const table = document.createElement("table");
+    table.className = "stats";
+    const heads = ["Game", "Level", "Played", "Won", "Lost", "Win rate", "Streak", "Best streak", "Best time", "Fewest moves", "Best score"];
+    table.innerHTML = `<thead><tr>${heads.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody></tbody>`;
+    const dash = (v, f) => (v === null || v === undefined ? "–" : f ? f(v) : String(v));
+    for (const s of rows) {
+      const tr = document.createElement("tr");
+      const cells = [
+        TITLES[s.game] || s.game,
+        s.level ? s.level[0].toUpperCase() + s.level.slice(1) : "",
+        s.played,
+        s.won,
+        s.lost,
+        dash(s.win_rate, (v) => `${Math.round(v <= 1 ? v * 100 : v)}%`),
+        dash(s.current_streak),
+        dash(s.best_streak),
+        dash(s.best_time, fmtTime),
+        dash(s.fewest_moves),
+        dash(s.best_score, (v) => String(Math.round(v))),
+      ];
+      for (const c of cells) {
+        const td = document.createElement("td");
+        td.textContent = String(c);
+        tr.appendChild(td);
+      }
+      table.tBodies[0].appendChild(tr);
+    }
+    box.appendChild(table);
+  }
+
+  try {
+    const saved = JSON.parse(localStorage.getItem(LEVEL_KEY) || "null");
+    if (saved && saved.game) {
+      form.elements.game.value = saved.game;
+      form.elements.level.value = saved.level || "normal";
+    }
+  } catch (_e) {
+    /* defaults */
+  }
+  syncLevels();
+  loadContinue();
+  loadStats();
+})();

@@ -1,0 +1,120 @@
+"""Shared fixtures. ``live_server``: a real ``bakers serve`` on a free port."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+
+@dataclasses.dataclass
+class LiveServer:
+    """A running server: ``url`` ends with ``/``; ``db_url`` is its database."""
+
+    url: str
+    db_url: str
+    process: subprocess.Popen[str]
+    log: Path
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def start_server(db_url: str, log_path: Path, timeout: float = 30.0) -> LiveServer:
+    """Start ``python -m bakers serve --port 0 --db DB_URL``; wait until it answers."""
+    log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 (kept open for the child)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bakers", "serve", "--port", "0", "--db", db_url],
+        stdout=subprocess.PIPE, stderr=log, text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    url = None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        m = re.search(r"running at (http://\S+/)", line)
+        if m:
+            url = m.group(1)
+            break
+    if url is None:
+        proc.kill()
+        raise RuntimeError(f"bakers serve did not start; see {log_path}")
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "api/stats", timeout=2) as answer:
+                if answer.status == 200:
+                    return LiveServer(url, db_url, proc, log_path)
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError(f"bakers serve did not answer at {url}; see {log_path}")
+
+
+@pytest.fixture
+def pg_db_url() -> Iterator[str]:
+    """A fresh PostgreSQL database (dropped afterwards) on the cluster named by
+    ``BAKERS_TEST_PG_URL``; skips when there is none (scripts/test.sh starts one)."""
+    import uuid
+
+    import sqlalchemy as sa
+
+    from bakers.store import normalize_db_url
+
+    base_url = os.environ.get("BAKERS_TEST_PG_URL")
+    if not base_url:
+        pytest.skip("PostgreSQL tests need BAKERS_TEST_PG_URL (scripts/test.sh sets it)")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        pytest.skip("PostgreSQL tests need psycopg (pip install 'psycopg[binary]')")
+    admin = sa.create_engine(normalize_db_url(base_url), isolation_level="AUTOCOMMIT")
+    name = "bakers_test_" + uuid.uuid4().hex[:10]
+    try:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    except sa.exc.OperationalError as exc:
+        admin.dispose()
+        pytest.skip(f"PostgreSQL is not reachable: {exc.orig}")
+    url = sa.engine.make_url(normalize_db_url(base_url)).set(database=name)
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def server_starter() -> Callable[[str, Path], LiveServer]:
+    """``start_server`` itself, for tests that need a server of their own."""
+    return start_server
+
+
+@pytest.fixture(scope="session")
+def live_server() -> Iterator[LiveServer]:
+    """One real server for the whole session (SQLite in a temporary folder)."""
+    folder = Path(tempfile.mkdtemp(prefix="bakers-live-"))
+    server = start_server(f"sqlite:///{folder / 'live.sqlite3'}", folder / "server.log")
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)

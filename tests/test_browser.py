@@ -1,0 +1,507 @@
+"""The table as a person uses it: real Chromium (Playwright) against a real
+``bakers serve`` on a free port (the ``live_server`` fixture).
+
+Every move goes through the page's own controls: clicks, drags, typed
+notation, buttons. Screenshots land in ``test-artifacts/`` (gitignored).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bakers.board import Board
+from bakers.errors import IllegalMoveError
+from bakers.notation import Move
+
+CHROMIUM = shutil.which("chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no `chromium` on PATH (apt-get install chromium) for the browser tests"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+
+# A refused move is a 4xx answer of the API, which Chromium logs as a failed
+# resource load; those are expected. Anything else in the console is a bug.
+EXPECTED_CONSOLE = re.compile(
+    r"Failed to load resource: the server responded with a status of (409|422)")
+
+
+# --- fixtures -------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Table:
+    """A page of the app with helpers that read the table from the DOM."""
+
+    def __init__(self, page: Any, base: str) -> None:
+        self.page = page
+        self.base = base.rstrip("/")
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+    def _console(self, msg: Any) -> None:
+        if msg.type == "error" and not EXPECTED_CONSOLE.search(msg.text):
+            self.errors.append(f"console: {msg.text}")
+
+    def open(self, path: str) -> None:
+        self.page.goto(self.base + path)
+        self.page.wait_for_selector("#app[data-ready='true']")
+
+    def columns(self) -> list[list[str]]:
+        return self.page.eval_on_selector_all(
+            "#tableau .pile-column",
+            "piles => piles.map(p => [...p.querySelectorAll('.card')].map(c => c.dataset.card))")
+
+    def cell(self, letter: str) -> str | None:
+        return self.page.eval_on_selector(
+            f"#cells .pile[data-place='{letter}']",
+            "p => { const c = p.querySelector('.card'); return c ? c.dataset.card : null; }")
+
+    def moves(self) -> int:
+        return int(self.page.text_content("#s-moves") or "0")
+
+    def wait_moves(self, n: int) -> None:
+        self.page.wait_for_function(
+            "n => document.querySelector('#s-moves').textContent === String(n)", arg=n)
+
+    def status(self) -> str:
+        return (self.page.text_content("#status") or "").strip()
+
+    def card(self, code: str) -> Any:
+        return self.page.locator(f"#board .card[data-card='{code}']")
+
+    def place_of(self, code: str) -> str:
+        return self.page.eval_on_selector(
+            f"#board .card[data-card='{code}']", "c => c.closest('.pile').dataset.place")
+
+    def keys(self, *keys: str) -> None:
+        for k in keys:
+            self.page.keyboard.press(k)
+
+    def drag(self, code: str, target_selector: str) -> None:
+        """Press on a card, move across the table in steps, release on a pile."""
+        src = self.card(code).bounding_box()
+        dst = self.page.locator(target_selector).bounding_box()
+        assert src and dst
+        x0, y0 = src["x"] + src["width"] / 2, src["y"] + min(12, src["height"] / 4)
+        x1, y1 = dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2
+        mouse = self.page.mouse
+        mouse.move(x0, y0)
+        mouse.down()
+        mouse.move(x0 + 10, y0 + 10, steps=2)
+        mouse.move(x1, y1, steps=10)
+        mouse.up()
+
+    def shot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        self.page.screenshot(path=str(path))
+        return path
+
+
+@contextmanager
+def open_table(browser: Any, live_server: Any, **context: Any) -> Iterator[Table]:
+    """A fresh browser context (a new player) on the live server; on leaving,
+    fails if the page logged an error."""
+    options = {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce", **context}
+    ctx = browser.new_context(**options)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(10_000)
+        table = Table(page, live_server.url)
+        yield table
+        assert table.errors == [], "console errors: " + "\n".join(table.errors)
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def table(browser: Any, live_server: Any) -> Iterator[Table]:
+    """A desktop page (1280×800), motion reduced; fails the test on console errors."""
+    with open_table(browser, live_server) as t:
+        yield t
+
+
+def deal_617() -> Board:
+    return Board.deal("bakers_game", 617)
+
+
+def top_cards(board: Board) -> list[str]:
+    return [str(col[-1]) for col in board.columns]
+
+
+# --- tests ----------------------------------------------------------------------------------
+
+def test_deal_link_draws_the_deal(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    assert re.search(r"/game/[A-Za-z0-9_-]+$", table.page.url)
+    board = deal_617()
+    assert table.columns() == [[str(c) for c in col] for col in board.columns]
+    assert table.page.locator("#board .card[data-card]").count() == 52
+    assert table.card("7D").get_attribute("aria-label") == "7 of diamonds"
+    assert table.card("TH").get_attribute("aria-label") == "10 of hearts"
+    assert table.card("AD").get_attribute("aria-label") == "ace of diamonds"
+    places = table.page.eval_on_selector_all(
+        "#board .pile", "ps => ps.map(p => p.dataset.place)")
+    assert places == ["a", "b", "c", "d", "h", "h", "h", "h", *"12345678"]
+    assert "Baker's Game" in (table.page.text_content("#title") or "")
+    assert "Deal 617" in (table.page.text_content("#subtitle") or "")
+    assert table.page.text_content("#s-home") == "0"
+    table.shot("table-desktop-1280x800.png")
+
+
+def test_click_moves_a_card_to_its_best_place(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    board = deal_617()
+    top = top_cards(board)[0]
+    table.card(top).click()
+    table.wait_moves(1)
+    assert table.columns()[0] == [str(c) for c in board.columns[0][:-1]]
+    assert table.place_of(top) != "1"
+
+
+def test_select_then_target_and_double_click(table: Table) -> None:
+    """Setting "click selects": click a card, then where it goes; a double
+    click sends a card to its foundation."""
+    table.open("/play/bakers_game/2")  # column 1 ends with the ace of spades
+    board = Board.deal("bakers_game", 2)
+    assert str(board.columns[0][-1]) == "AS"
+    table.page.click("#btn-settings")
+    table.page.check("input[name='clickmode'][value='select']")
+    table.page.check("input[name='autoplay'][value='off']")
+    table.page.wait_for_function(
+        "document.querySelector('#status').textContent.includes('Autoplay off')")
+    table.page.click("#dlg-settings button[value='close']")
+    second = str(board.columns[1][-1])
+    table.card(second).click()
+    assert "selected" in (table.card(second).get_attribute("class") or "")
+    assert table.moves() == 0
+    table.page.click("#cells .pile[data-place='c']")
+    table.wait_moves(1)
+    assert table.cell("c") == second
+    table.card("AS").dblclick()
+    table.wait_moves(2)
+    assert table.place_of("AS") == "h"
+    assert table.page.text_content("#s-home") == "1"
+
+
+def test_drag_and_drop_with_the_mouse(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    board = deal_617()
+    top = top_cards(board)[1]
+    table.drag(top, "#cells .pile[data-place='b']")
+    table.wait_moves(1)
+    assert table.cell("b") == top
+    # a refused drop: the card slides back and the reason is shown
+    other = top_cards(board)[0]
+    target = top_cards(board)[2]
+    table.drag(other, f"#board .card[data-card='{target}']")
+    table.page.wait_for_function("document.querySelector('#status').classList.contains('error')")
+    with pytest.raises(IllegalMoveError) as refused:
+        board.push(Move.from_str("13"))
+    assert table.status() == str(refused.value)
+    assert table.place_of(other) == "1"
+    assert table.moves() == 1
+
+
+def test_typed_notation_and_refusal(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    board = deal_617()
+    table.keys("3", "a")
+    table.wait_moves(1)
+    assert table.cell("a") == top_cards(board)[2]
+    board.push_str("3a")
+    # an illegal move typed as notation: refused with the server's reason
+    with pytest.raises(IllegalMoveError) as refused:
+        board.push(Move.from_str("12"))
+    table.keys("1", "2")
+    table.page.wait_for_function("document.querySelector('#status').classList.contains('error')")
+    assert table.status() == str(refused.value)
+    assert table.page.get_attribute("#status", "role") == "status"
+    assert table.moves() == 1
+    # Escape cancels a chosen source
+    table.keys("4", "Escape", "5", "b")
+    table.wait_moves(2)
+    assert table.cell("b") == str(board.columns[4][-1])
+    board.push_str("5b")
+    # arrows and Enter: focus a pile, pick it up, move, drop
+    table.page.locator("#cells .pile[data-place='c']").focus()
+    focused = lambda: table.page.evaluate("document.activeElement.dataset.place")  # noqa: E731
+    table.keys("ArrowDown")  # to a column below the cells
+    source = focused()
+    assert source in "12345678"
+    table.keys("Enter", "ArrowUp")
+    assert focused() in "abcdh"
+    for _ in range(8):
+        if focused() == "c":
+            break
+        table.keys("ArrowRight")
+    table.keys("Enter")
+    table.wait_moves(3)
+    assert table.cell("c") == str(board.columns[int(source) - 1][-1])
+
+
+def test_undo_redo_with_buttons_and_keys(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    board = deal_617()
+    start = table.columns()
+    table.keys("1", "a")
+    table.wait_moves(1)
+    after = table.columns()
+    table.page.click("#btn-undo")
+    table.wait_moves(2)  # an undo counts as a move
+    assert table.columns() == start and table.cell("a") is None
+    table.page.click("#btn-redo")
+    table.wait_moves(3)
+    assert table.columns() == after and table.cell("a") == top_cards(board)[0]
+    table.keys("Control+z")
+    table.wait_moves(4)
+    assert table.columns() == start
+    table.keys("Control+y")
+    table.wait_moves(5)
+    assert table.columns() == after
+    table.keys("Control+z", "Control+Shift+z")
+    table.wait_moves(7)
+    assert table.columns() == after
+    assert table.page.is_disabled("#btn-redo")
+
+
+def test_reload_continues_with_history(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    table.keys("1", "a", "2", "b")
+    table.wait_moves(2)
+    before = table.columns()
+    url = table.page.url
+    table.page.reload()
+    table.page.wait_for_selector("#app[data-ready='true']")
+    assert table.page.url == url
+    assert table.columns() == before
+    assert table.moves() == 2
+    assert table.page.is_enabled("#btn-undo")
+    table.keys("Control+z")
+    table.wait_moves(3)
+    assert table.cell("b") is None and table.cell("a") is not None
+
+
+def test_hint_pause_and_new_deal(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    table.keys("1", "a")
+    table.wait_moves(1)
+    table.page.click("#btn-hint")
+    table.page.wait_for_function(
+        "!document.querySelector('#status').textContent.startsWith('Looking')", timeout=15_000)
+    hinted = table.page.locator("#board .hint").count()
+    text = table.status()
+    assert (hinted >= 2 and text.startswith("Hint:")) or "no winning line" in text.lower() \
+        or "solver" in text.lower()
+    # pause hides the board and stops the clock
+    table.page.click("#btn-pause")
+    table.page.wait_for_selector("#paused:not([hidden])")
+    assert table.page.locator("#board").is_hidden()
+    shown = table.page.text_content("#s-time")
+    table.page.wait_for_timeout(1100)
+    assert table.page.text_content("#s-time") == shown
+    table.page.click("#btn-resume")
+    table.page.wait_for_selector("#paused", state="hidden")
+    # new deal asks before replacing an unfinished position
+    old_url = table.page.url
+    table.page.click("#btn-new")
+    table.page.wait_for_selector("#dlg-new[open]")
+    assert "Replace this position?" in (table.page.text_content("#dlg-new") or "")
+    table.page.click("#dlg-new button[value='replace']")
+    table.page.wait_for_function("u => location.href !== u", arg=old_url)
+    table.wait_moves(0)
+    assert table.page.locator("#board .card[data-card]").count() == 52
+
+
+def test_win_through_the_page(browser: Any, live_server: Any) -> None:
+    """A whole winning game typed as notation (the solver's line), autoplay off
+    through the settings dialog, then the celebration and the results screen."""
+    board = Board.deal("bakers_game", 33)
+    from bakers.solver import solve
+
+    result = solve(board, timeout=20)
+    assert result.verdict.value == "winnable"
+    with open_table(browser, live_server, reduced_motion="no-preference") as table:
+        table.open("/play/bakers_game/33")
+        table.page.click("#btn-settings")
+        table.page.check("input[name='autoplay'][value='off']")
+        table.page.wait_for_function(
+            "document.querySelector('#status').textContent.includes('Autoplay off')")
+        table.page.click("#dlg-settings button[value='close']")
+        replica = board.copy()
+        for i, move in enumerate(result.moves):
+            if table.page.get_attribute("#app", "data-status") == "won":
+                break
+            text = move.notation(with_count=True)
+            src, dst = text[0], text[1]
+            implied = replica.resolve(Move.from_str(text[:2])).count
+            keys = [src]
+            if implied != move.count:
+                keys += ["Shift+ArrowDown"] + ["Shift+ArrowUp"] * ((move.count or 1) - 1)
+            table.keys(*keys, dst)
+            replica.push(move)
+            table.page.wait_for_function(
+                "n => document.querySelector('#s-moves').textContent === String(n)"
+                " || document.querySelector('#app').dataset.status === 'won'", arg=i + 1)
+        table.page.wait_for_selector("#dlg-results[open]", timeout=15_000)
+        assert table.page.text_content("#dlg-results-h") == "You won!"
+        assert table.page.text_content("#s-home") == "52"
+        table.page.wait_for_function(
+            "document.querySelectorAll('#r-stats div').length >= 5")
+        stats = table.page.text_content("#r-stats") or ""
+        assert "Played" in stats and "Won" in stats
+        assert int(table.page.text_content("#r-moves") or "0") >= 1
+        table.shot("results-desktop.png")
+        table.page.click("#dlg-results button[value='new']")
+        table.page.wait_for_selector("#dlg-results", state="hidden")
+        table.wait_moves(0)
+
+
+def test_phone_layout_touch_drag_and_wide_board(browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server, viewport={"width": 390, "height": 844},
+                    is_mobile=True, has_touch=True, device_scale_factor=2) as table:
+        table.open("/play/bakers_game/617")
+        page = table.page
+        # the eight columns fit the width of the phone
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box = table.card("JD").bounding_box()
+        assert box and box["width"] >= 38
+        table.shot("table-phone-390x844.png")
+        # a touch drag (Pointer Events from a finger) from column 1 to cell a
+        src = table.card(top_cards(deal_617())[0]).bounding_box()
+        dst = page.locator("#cells .pile[data-place='a']").bounding_box()
+        assert src and dst
+        cdp = page.context.new_cdp_session(page)
+        x0, y0 = src["x"] + src["width"] / 2, src["y"] + 10
+        x1, y1 = dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2
+        cdp.send("Input.dispatchTouchEvent",
+                 {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+        for k in range(1, 9):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x0 + (x1 - x0) * k / 8, "y": y0 + (y1 - y0) * k / 8}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        table.wait_moves(1)
+        assert table.cell("a") == top_cards(deal_617())[0]
+        # Baker's Dozen: 13 columns scroll inside their frame, not the page
+        table.open("/play/bakers_dozen/5")
+        assert page.locator("#tableau .pile-column").count() == 13
+        places = page.eval_on_selector_all(
+            "#tableau .pile-column", "ps => ps.map(p => p.dataset.place)")
+        assert places[9:] == ["t", "j", "q", "k"]
+        wide = page.evaluate(
+            "(() => { const f = document.querySelector('#frame');"
+            " return [f.scrollWidth, f.clientWidth]; })()")
+        assert wide[0] > wide[1]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        table.shot("bakers-dozen-phone-390x844.png")
+        # an arrow at the edge shows there is more, and scrolls there
+        assert page.locator("#scroll-left").is_hidden()
+        page.click("#scroll-right")
+        page.wait_for_function("document.querySelector('#frame').scrollLeft > 0")
+        page.wait_for_selector("#scroll-left", state="visible")
+
+
+def test_home_page_deals_continues_and_counts(table: Table) -> None:
+    table.page.set_viewport_size({"width": 1280, "height": 800})
+    table.page.goto(table.base + "/")
+    table.page.check("input[name='game'][value='freecell']", force=True)
+    table.page.check("input[name='level'][value='hard']", force=True)
+    table.page.fill("#deal", "11982")
+    table.page.click("#btn-deal")
+    table.page.wait_for_selector("#app[data-ready='true']")
+    sub = table.page.text_content("#subtitle") or ""
+    assert "Deal 11982" in sub and "Hard" in sub and "3 cells" in sub
+    assert table.page.locator("#cells .pile").count() == 3
+    table.keys("1", "a")
+    table.wait_moves(1)
+    game_url = table.page.url
+    table.page.goto(table.base + "/")
+    table.page.wait_for_selector("#continue-list a")
+    link = table.page.locator("#continue-list a").first
+    assert "FreeCell" in (link.text_content() or "")
+    table.page.wait_for_function("!document.querySelector('#stats').textContent.includes('Loading')")
+    table.shot("home-desktop.png")
+    link.click()
+    table.page.wait_for_selector("#app[data-ready='true']")
+    assert table.page.url == game_url
+    assert table.moves() == 1
+    # four-colour deck and help are one click away
+    table.page.click("#btn-settings")
+    table.page.check("input[name='fourcolour']")
+    table.page.click("#dlg-settings button[value='close']")
+    assert "four-colour" in (table.page.get_attribute("body", "class") or "")
+    table.keys("?")
+    table.page.wait_for_selector("#dlg-help[open]")
+    assert table.page.locator("#dlg-help [data-help='freecell']").is_visible()
+    assert table.page.locator("#dlg-help [data-help='bakers_game']").is_hidden()
+
+
+def test_rules_page_and_a_lesson(table: Table) -> None:
+    answer = table.page.goto(table.base + "/rules/bakers_dozen")
+    assert answer is not None and answer.status == 200
+    assert table.page.locator(".example .card[data-card]").count() >= 8
+    table.shot("rules-bakers-dozen-desktop.png")
+    assert table.page.locator(".lesson-go").count() == 4
+    table.page.locator(".lesson-go").nth(1).click()  # exposed singles only
+    table.page.wait_for_selector("#app[data-ready='true']")
+    assert "Baker's Dozen" in (table.page.text_content("#title") or "")
+    table.drag("9D", "#tableau .pile[data-place='2']")
+    table.page.wait_for_function("document.querySelector('#status').classList.contains('error')")
+    assert "single exposed cards only" in table.status()
+    assert table.place_of("9D") == "1"
+    table.keys("1", "5")  # 7♦ onto 8♦: a single card is fine
+    table.wait_moves(1)
+    assert table.place_of("7D") == "5"
+    # a lesson is a practice game: said so, and not in "Continue"
+    assert "Practice" in (table.page.text_content("#subtitle") or "")
+    lesson_url = table.page.url
+    table.page.goto(table.base + "/")
+    table.page.wait_for_function(
+        "!document.querySelector('#continue-list').textContent.includes('Looking')")
+    assert table.page.locator("#continue-list a").count() == 0
+    # the help panel of the table links to the game's rules page
+    table.page.goto(lesson_url)
+    table.page.wait_for_selector("#app[data-ready='true']")
+    table.keys("?")
+    table.page.wait_for_selector("#dlg-help[open]")
+    assert table.page.get_attribute("#help-rules", "href") == "/rules/bakers_dozen"
+    table.page.click("#help-rules")
+    table.page.wait_for_url("**/rules/bakers_dozen")
+    assert "How to play Baker's Dozen" in (table.page.text_content("h1") or "")
+
+
+def test_a_deal_without_a_move_is_replaced_without_asking(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    first = table.page.url
+    table.page.click("#btn-new")
+    table.page.wait_for_function("u => location.href !== u", arg=first)
+    table.page.wait_for_selector("#app[data-ready='true']")
+    assert table.page.locator("#dlg-new[open]").count() == 0
+    old = table.page.evaluate(
+        "u => fetch('/api/games/' + u.split('/').pop()).then(r => r.json())", first)
+    assert old["status"] == "abandoned" and old["played"] is False
+    stats = table.page.evaluate("fetch('/api/stats').then(r => r.json())")
+    assert stats["stats"] == []
