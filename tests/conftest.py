@@ -16,6 +16,12 @@ from pathlib import Path
 
 import pytest
 
+# Test modules share helpers as plain modules of this folder (``from strategies
+# import ...``): with --import-mode=importlib pytest does not put it on the path.
+TESTS_DIR = str(Path(__file__).resolve().parent)
+if TESTS_DIR not in sys.path:
+    sys.path.insert(0, TESTS_DIR)
+
 
 @dataclasses.dataclass
 class LiveServer:

@@ -170,6 +170,25 @@ def test_record_replays(client: TestClient) -> None:
     assert GameRecord.from_text(text).replay().to_text() == g["position"]
 
 
+def test_history_is_standard_notation_and_legal_moves_explicit(client: TestClient) -> None:
+    """``moves`` and the record say ``74`` for a run and ``78`` for one card;
+    ``87/1`` keeps its length (bare ``87`` into the empty column would take
+    two cards). ``legal_moves`` still write every column move's length."""
+    g = new_game(client, deal=617, autoplay="off")
+    sent = ["78/1", "7a", "7b", "7c", "7h", "7d", "b7", "c7", "d7", "4b", "74/3", "87/1"]
+    for move in sent:
+        assert move in g["legal_moves"]
+        r = client.post(f"/api/games/{g['id']}/moves", json={"move": move})
+        assert r.status_code == 200, r.text
+        g = r.json()
+    assert " ".join(g["moves"]) == "78 7a 7b 7c 7h 7d b7 c7 d7 4b 74 87/1"
+    columns = "12345678"
+    assert all("/" in m for m in g["legal_moves"] if m[0] in columns and m[1] in columns)
+    text = client.get(f"/api/games/{g['id']}/record").json()["record"]
+    assert text.endswith("Moves: 78 7a 7b 7c 7h 7d b7 c7 d7 4b 74 87/1\n")
+    assert GameRecord.from_text(text).replay().to_text() == g["position"]
+
+
 def test_replace_counts_as_a_loss_and_continue_list(client: TestClient) -> None:
     first = new_game(client, deal=1)
     client.post(f"/api/games/{first['id']}/moves", json={"move": "1a"})

@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from strategies import PROPERTY, start_boards, walk
 
 from bakers import Board, Card, IllegalMoveError, InvalidMoveError, Move, Place, find_game
 from bakers import board as board_module
 from bakers.cards import Suit, full_pack, rank_to_str
-from bakers.deals import MAX_DEAL
-from bakers.games import Build, EmptyColumn, Game, RunMoves
+from bakers.games import Build, EmptyColumn, RunMoves
 from bakers.notation import Position
 
 C = Card.from_str
@@ -174,6 +174,50 @@ def test_capacity_when_the_only_empty_column_is_the_destination_is_two() -> None
     counts = sorted(m.count or 0 for m in board.legal_moves
                     if m.src == Place.column(0) and m.dst == Place.column(1))
     assert counts == [1, 2]
+
+
+def test_move_text_is_standard_notation() -> None:
+    """``36`` for one card or a run; ``/n`` only into an empty column when
+    fewer cards go than the longest movable run, which bare ``36`` moves."""
+    board = capacity_4()  # run of 5 in column 1; 9♠ 8♥ 7♣ 6♦ build on 10♥; column 3 empty
+    assert board.move_text(M("12/4")) == "12"    # a run onto an occupied column
+    assert board.move_text(M("12")) == "12"
+    assert board.move_text(M("13/2")) == "13"    # the longest run that fits (2)
+    assert board.move_text(M("13/1")) == "13/1"  # bare 13 would take two cards
+    assert board.move_text(M("23/1")) == "23"    # a lone card: nothing else could go
+    assert board.move_text(M("1d")) == "1d"
+    assert board.move_text(M("a3")) == "a3"    # Q♣ from its cell into the empty column
+    for move in board.legal_moves:
+        text = board.move_text(move)
+        assert board.resolve(M(text)) == move
+        assert ("/" in text) == (text == "13/1"), text
+    with pytest.raises(IllegalMoveError, match="you can move 4"):
+        board.move_text(M("14"))
+    capacity_2 = make(["KC 9S 8H 7C", "", "KD", "KH", "KS", "QC", "QD", "*"],
+                      cells=["QH", "QS", "JC", "-"])
+    assert capacity_2.move_text(M("12/2")) == "12"
+    assert capacity_2.move_text(M("12/1")) == "12/1"
+
+
+def test_move_text_without_run_moves_is_always_bare() -> None:
+    board = Board.deal("bakers_dozen", 5)
+    assert all("/" not in board.move_text(m) for m in board.legal_moves)
+
+
+def test_line_text_replays_a_line_on_a_copy() -> None:
+    board = capacity_4()
+    before = board.position
+    line = [M("13/1"), M("31"), M("13/2"), M("3d")]
+    texts = board.line_text(line)
+    assert texts == ["13/1", "31", "13", "3d"]
+    assert board.position == before and board.move_stack == []
+    replay = board.copy()
+    for text in texts:
+        replay.push_str(text)
+    check = board.copy()
+    for move in line:
+        check.push(move)
+    assert replay.position == check.position and replay.move_stack == check.move_stack
 
 
 def test_capacity_formula() -> None:
@@ -521,66 +565,6 @@ def check_expansion(board: Board, move: Move) -> None:
 
 
 # --- hypothesis: random positions and random legal play ----------------------------------
-
-GAME_CELLS = st.one_of(
-    st.tuples(st.just("bakers_dozen"), st.just(0)),
-    st.tuples(st.sampled_from(["freecell", "bakers_game"]),
-              st.sampled_from([0, 1, 2, 3, 4, 5, 8])),
-)
-
-
-@st.composite
-def random_positions(draw: Any, game: Game) -> Position:
-    """Any legal-looking position: foundations, cells, and columns that often
-    hold built runs and empty columns."""
-    found = [draw(st.integers(0, 13)) for _ in range(4)]
-    rest = draw(st.permutations([c for c in full_pack() if c.rank > found[c.suit]]))
-    ncell = draw(st.integers(0, min(game.cells, len(rest))))
-    slots = draw(st.permutations(range(game.cells)))[:ncell]
-    cells: list[Card | None] = [None] * game.cells
-    for slot, card in zip(slots, rest[:ncell], strict=True):
-        cells[slot] = card
-    open_cols = draw(st.permutations(range(game.columns)))[
-        : draw(st.integers(1, game.columns))]
-    cols: list[list[Card]] = [[] for _ in range(game.columns)]
-    for card in sorted(rest[ncell:], key=lambda c: -c.rank) if draw(st.booleans()) \
-            else rest[ncell:]:
-        onto = [i for i in open_cols if cols[i] and game.builds(card, cols[i][-1])]
-        if onto and draw(st.integers(0, 3)) > 0:
-            cols[draw(st.sampled_from(onto))].append(card)
-        else:
-            cols[draw(st.sampled_from(open_cols))].append(card)
-    return Position(tuple(tuple(c) for c in cols), tuple(cells),
-                    (found[0], found[1], found[2], found[3]))
-
-
-@st.composite
-def start_boards(draw: Any) -> Board:
-    name, cells = draw(GAME_CELLS)
-    game = find_game(name, cells)
-    if draw(st.booleans()):
-        return Board.deal(game, draw(st.integers(1, MAX_DEAL)))
-    return Board(game, draw(random_positions(game)))
-
-
-def walk(board: Board, data: Any, most: int = 30) -> Iterator[Board]:
-    """Yield ``board`` after 0, 1, 2 … random legal moves (it is the same object)."""
-    steps = data.draw(st.integers(0, most), label="steps")
-    yield board
-    for _ in range(steps):
-        moves = board.generate_legal_moves()
-        if not moves:
-            return
-        # favour moves that are not to a free cell, so columns empty and runs form
-        useful = [m for m in moves if not m.dst.is_cell] or moves
-        pool = useful if data.draw(st.integers(0, 3)) else moves
-        board.push(pool[data.draw(st.integers(0, len(pool) - 1))])
-        yield board
-
-
-PROPERTY = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-
 
 @PROPERTY
 @given(start_boards(), st.data())

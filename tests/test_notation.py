@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import doctest
 import itertools
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from strategies import PROPERTY, start_boards, walk
 
 from bakers import (
     BakersError,
@@ -21,16 +22,12 @@ from bakers import (
     Move,
     Place,
     PositionError,
-    find_game,
 )
 from bakers import notation as notation_module
 from bakers.cards import Card, full_pack
-from bakers.deals import MAX_DEAL
-from bakers.games import Game
 from bakers.notation import (
     CELL_LETTERS,
     COLUMN_LETTERS,
-    Position,
     format_moves,
     format_position,
     parse_moves,
@@ -302,7 +299,7 @@ def test_record_from_a_position_round_trips() -> None:
     text = record.to_text()
     assert "Deal:" not in text
     assert "Position:\n  Foundations: H-5 C-A D-K S-0\n" in text
-    assert text.endswith("Moves: 2b 13/1\n")
+    assert text.endswith("Moves: 2b 13\n")  # J♣ is a run of one: bare 13 is exact
     again = GameRecord.from_text(text)
     assert again == record
     assert again.replay().position == board.position
@@ -320,6 +317,27 @@ def test_record_keeps_a_single_card_moved_off_a_run_into_an_empty_column() -> No
     assert GameRecord.from_text(text).replay().position == board.position
     bare = Board.from_text(SAMPLE.replace("KC\n", "KC QH\n").replace(" QH KH", " KH"))
     assert bare.push_str("23").count == 2
+
+
+RECORD_EXAMPLE = """\
+Game: bakers_game
+Cells: 4
+Deal: 617
+Moves: 78 7a 7b 7c 7h 7d b7 c7 d7 4b 74 87/1
+"""
+
+
+def test_record_example_of_the_readme_and_docstring() -> None:
+    """The documented record replays, and recording its game writes it back:
+    ``74`` is a run of three, ``87/1`` one card off a run into an empty column."""
+    readme = Path(__file__).resolve().parents[1] / "README.md"
+    assert RECORD_EXAMPLE in readme.read_text(encoding="utf-8")
+    assert "\n".join("        " + ln for ln in RECORD_EXAMPLE.splitlines()) in (
+        GameRecord.__doc__ or "")
+    board = GameRecord.from_text(RECORD_EXAMPLE).replay()
+    assert board.move_stack[10] == Move(Place.column(6), Place.column(3), 3)
+    assert board.move_stack[11] == Move(Place.column(7), Place.column(6), 1)
+    assert GameRecord.of(board).to_text() == RECORD_EXAMPLE
 
 
 def test_record_parsing_is_lenient_and_defaults() -> None:
@@ -360,61 +378,8 @@ def test_record_with_impossible_cells_fails_cleanly() -> None:
 
 # --- hypothesis: every text form round-trips ---------------------------------------------
 
-GAME_CELLS = st.one_of(
-    st.tuples(st.just("bakers_dozen"), st.just(0)),
-    st.tuples(st.sampled_from(["freecell", "bakers_game"]),
-              st.sampled_from([0, 1, 3, 4, 8])),
-)
-
-
-@st.composite
-def positions(draw: Any, game: Game) -> Position:
-    """Any position: foundations, cells and columns, with runs and empty columns."""
-    found = [draw(st.integers(0, 13)) for _ in range(4)]
-    rest = draw(st.permutations([c for c in full_pack() if c.rank > found[c.suit]]))
-    ncell = draw(st.integers(0, min(game.cells, len(rest))))
-    slots = draw(st.permutations(range(game.cells)))[:ncell]
-    cells: list[Card | None] = [None] * game.cells
-    for slot, card in zip(slots, rest[:ncell], strict=True):
-        cells[slot] = card
-    open_cols = draw(st.permutations(range(game.columns)))[
-        : draw(st.integers(1, game.columns))]
-    cols: list[list[Card]] = [[] for _ in range(game.columns)]
-    for card in sorted(rest[ncell:], key=lambda c: -c.rank):
-        onto = [i for i in open_cols if cols[i] and game.builds(card, cols[i][-1])]
-        if onto and draw(st.booleans()):
-            cols[draw(st.sampled_from(onto))].append(card)
-        else:
-            cols[draw(st.sampled_from(open_cols))].append(card)
-    return Position(tuple(tuple(c) for c in cols), tuple(cells),
-                    (found[0], found[1], found[2], found[3]))
-
-
-@st.composite
-def boards(draw: Any) -> Board:
-    name, cells = draw(GAME_CELLS)
-    game = find_game(name, cells)
-    if draw(st.booleans()):
-        return Board.deal(game, draw(st.integers(1, MAX_DEAL)))
-    return Board(game, draw(positions(game)))
-
-
-def walk(board: Board, data: Any, most: int = 25) -> Iterator[Board]:
-    yield board
-    for _ in range(data.draw(st.integers(0, most))):
-        moves = board.generate_legal_moves()
-        if not moves:
-            return
-        board.push(moves[data.draw(st.integers(0, len(moves) - 1))])
-        yield board
-
-
-PROPERTY = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
-
-
 @PROPERTY
-@given(boards(), st.data())
+@given(start_boards(), st.data())
 def test_move_notation_resolves_to_the_same_move(start: Board, data: Any) -> None:
     for board in walk(start, data):
         for move in board.generate_legal_moves():
@@ -426,16 +391,23 @@ def test_move_notation_resolves_to_the_same_move(start: Board, data: Any) -> Non
             # where it means the longest run that fits
             bare = board.resolve(M(str(move)))
             into_empty = move.dst.is_column and not board.columns[move.dst.index]
+            longest = None
             if into_empty and move.src.is_column:
+                longest = min(board.run_length(move.src.index),
+                              board.run_capacity(to_empty_column=True))
                 assert (bare.src, bare.dst) == (move.src, move.dst)
-                assert bare.count == min(board.run_length(move.src.index),
-                                         board.run_capacity(to_empty_column=True))
+                assert bare.count == longest
             else:
                 assert bare == move
+            # the shortest text: standard, with /n exactly when bare differs
+            text = board.move_text(move)
+            assert board.resolve(M(text)) == move, text
+            needs_count = longest is not None and move.count != longest
+            assert text == (exact if needs_count else str(move)), text
 
 
 @PROPERTY
-@given(boards(), st.data())
+@given(start_boards(), st.data())
 def test_board_text_round_trips(start: Board, data: Any) -> None:
     for board in walk(start, data, most=10):
         for unicode in (False, True):
@@ -447,7 +419,7 @@ def test_board_text_round_trips(start: Board, data: Any) -> None:
 
 
 @PROPERTY
-@given(boards(), st.data())
+@given(start_boards(), st.data())
 def test_game_record_round_trips_and_replays(start: Board, data: Any) -> None:
     board = start
     for board in walk(start, data):  # noqa: B007 - the last board is wanted
@@ -461,3 +433,10 @@ def test_game_record_round_trips_and_replays(start: Board, data: Any) -> None:
     assert replayed.position == board.position
     assert replayed.move_stack == board.move_stack
     assert GameRecord.of(replayed) == record
+    # every move in standard notation, its length written only where needed
+    check = board.root()
+    for text, move in zip(record.moves, board.move_stack, strict=True):
+        bare = check.resolve(M(str(move)))
+        assert text == (str(move) if bare == move else move.notation(with_count=True))
+        assert check.push_str(text) == move
+    assert record.moves == tuple(board.root().line_text(board.move_stack))

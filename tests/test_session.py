@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bakers import Board, IllegalMoveError
+from bakers import Board, IllegalMoveError, Move
 from bakers.session import (
     BLOCKED_MESSAGE,
     IDLE_LIMIT,
@@ -247,7 +247,7 @@ def test_undo_takes_back_the_autoplayed_moves_too() -> None:
     assert s.score() == 0
     s.redo()
     assert s.board.cards_home() == 39
-    assert s.moves == ["12/1", "1h", "5h", "1h"]
+    assert s.moves == ["12", "1h", "5h", "1h"]
 
 
 def test_restart_goes_back_to_the_deal_and_keeps_time() -> None:
@@ -349,6 +349,7 @@ def test_blocked_after_a_move_says_so() -> None:
 def test_best_place(src: str, count: int, order: str, expected: str) -> None:
     s, _ = session(order=order)
     move = s.best_move(src, count)
+    assert s.board.move_text(move) == expected.replace("/2", "")
     assert move.notation(with_count=True).replace("/1", "") == expected
 
 
@@ -375,7 +376,7 @@ def test_best_place_nowhere() -> None:
 def test_play_from_plays_and_autoplays() -> None:
     s, _ = session()
     result = s.play_from("1")
-    assert result.move == "12/1" and result.auto == ["1h", "5h", "1h"]
+    assert result.move == "12" and result.auto == ["1h", "5h", "1h"]
 
 
 def test_bakers_dozen_best_place_single_cards_only() -> None:
@@ -417,13 +418,56 @@ def test_game_object_fields() -> None:
 
 
 def test_legal_moves_replay_exactly() -> None:
-    """Every legal move string plays the move it names."""
+    """Every legal move string plays the move it names; the history writes it
+    in the shortest notation that plays the same move."""
     s, _ = session()
+    start = Board.from_text(TENS_UP, "bakers_game")
     for text in s.legal_moves():
-        trial = Session(Board.from_text(TENS_UP, "bakers_game"), clock=FakeClock(),
-                        autoplay="off")
+        exact = start.resolve(Move.from_str(text))
+        assert text == exact.notation(with_count=True)  # legal_moves stay explicit
+        trial = Session(start.copy(), clock=FakeClock(), autoplay="off")
         moved = trial.play(text).move
-        assert moved == text
+        assert moved == start.move_text(exact)
+        assert trial.board.move_stack == [exact]
+        assert start.resolve(Move.from_str(moved)) == exact
+
+
+def test_history_is_standard_notation() -> None:
+    """``moves`` and ``last_auto`` say ``36`` for one card or a run; ``/n`` only
+    when fewer cards go into an empty column than bare ``36`` would move."""
+    s, _ = session(autoplay="off")
+    assert {"38/1", "38/2", "12/1"} <= set(s.legal_moves())
+    assert s.play("38/1").move == "38/1"   # J♦ alone: bare 38 would take Q♦ J♦
+    assert s.play("83").move == "83"        # back onto Q♦
+    assert s.play("38/2").move == "38"      # the whole run: standard notation
+    assert s.play("12/1").move == "12"      # one card onto a column
+    assert s.moves == ["38/1", "83", "38", "12"]
+    assert s.record().moves == tuple(s.moves)
+    assert s.record().replay().position == s.board.position
+    api = s.to_api("x")
+    assert api["moves"] == s.moves
+    assert "/" not in " ".join(api["last_auto"])
+
+
+def test_saved_games_with_explicit_counts_still_load() -> None:
+    """Saves written when the history said ``12/1`` replay, and their moves are
+    written again in standard notation (redo included)."""
+    s, _ = session(autoplay="off")
+    s.play("12")
+    s.play("38")
+    s.undo()
+    data = json.loads(json.dumps(s.to_dict()))
+    assert data["groups"] == [["12"]] and data["redo"] == [["38"]]
+    data["groups"] = [["12/1"]]
+    data["redo"] = [["38/2"]]
+    t = Session.from_dict(data, clock=FakeClock())
+    assert t.board.position == s.board.position
+    assert t.moves == ["12"]
+    t.redo()
+    assert t.moves == ["12", "38"]
+    s.redo()
+    assert t.board.position == s.board.position
+    assert t.record().replay().position == t.board.position
 
 
 def test_to_dict_round_trip_keeps_history() -> None:

@@ -226,8 +226,20 @@ def test_to_json() -> None:
     assert data["verdict"] == "winnable"
     assert data["length"] == len(result.moves)
     assert data["single_length"] == len(result.single_moves)
-    assert data["moves"] == [m.notation(with_count=True) for m in result.moves]
+    # standard notation from the solved position: /n only where bare 36 differs
+    assert data["moves"] == board.line_text(result.moves) == result.texts()
+    assert data["single_moves"] == board.line_text(result.single_moves)
+    for key, line in (("moves", result.moves), ("single_moves", result.single_moves)):
+        replay = board.copy()
+        texts = data[key]
+        assert isinstance(texts, list)
+        for text in texts:
+            replay.push_str(text)
+        assert replay.is_won() and tuple(replay.move_stack) == line
     json.dumps(data)
+    # a result built without its texts falls back to the explicit form
+    bare = SolveResult(Verdict.WINNABLE, result.moves, result.single_moves)
+    assert bare.to_json()["moves"] == [m.notation(with_count=True) for m in result.moves]
     unknown = solve(board, max_states=1).to_json()
     assert unknown["verdict"] == "unknown" and unknown["limit"] == "state limit 1"
 
@@ -241,7 +253,7 @@ def test_hint_on_a_winnable_position_keeps_it_winnable() -> None:
     assert result.verdict is Verdict.WINNABLE
     assert result.move is not None
     assert result.move in board.legal_moves
-    assert result.message.startswith(result.move.notation(with_count=True))
+    assert result.message.startswith(board.move_text(result.move) + ": ")
     board.push(result.move)
     assert solve(board).verdict is Verdict.WINNABLE
 
@@ -383,6 +395,27 @@ def test_solve_command_on_a_deal() -> None:
     assert summary.startswith("winnable: ")
     board = Board.deal("bakers_game", 617)
     for text in moves.split():
+        # standard notation: bare 36 for runs too, /n only where it would differ
+        assert text == board.move_text(board.parse_move(text))
+        board.push_str(text)
+    assert board.is_won()
+
+
+@pytest.mark.parametrize("single", [False, True])
+def test_solve_command_lines_replay_in_standard_notation(single: bool) -> None:
+    """Printed lines replay through ``push_str``; a length is written only
+    where bare ``36`` would move another number of cards (FreeCell deal 31's
+    line has such moves today: a run and single cards into empty columns)."""
+    args = ["solve", "freecell", "--deal", "31"] + (["--single"] if single else [])
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    board = Board.deal("freecell", 31)
+    for text in result.stdout.splitlines()[1].split():
+        move = board.parse_move(text)
+        if "/" in text:
+            assert board.resolve(Move.from_str(text.split("/")[0])) != move, text
+        else:
+            assert text == str(move)
         board.push_str(text)
     assert board.is_won()
 
@@ -444,6 +477,12 @@ def test_hint_command(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     move = Move.from_str(result.stdout.split(":")[0])
     assert board.resolve(move) in board.legal_moves
+    assert result.stdout.split(":")[0] == board.move_text(move)
+    data = json.loads(run("hint", str(path), "--game", "bakers_game", "--budget", "30",
+                          "--json").stdout)
+    assert data["verdict"] == "winnable"
+    assert data["move"] == board.move_text(Move.from_str(data["move"]))
+    assert data["message"].startswith(data["move"] + ": ")
     lost = lost_board()
     result = run("hint", "-", "--game", "bakers_game", "--cells", "0", "--json",
                  stdin=lost.to_text())

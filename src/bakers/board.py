@@ -9,7 +9,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .cards import Card, Suit
 from .deals import deal_columns, parse_deal_number
@@ -350,6 +350,35 @@ class Board:
                     return n
             return 1
         return max(1, min(run, self.run_capacity(True)))
+
+    def move_text(self, move: Move) -> str:
+        """The shortest notation that plays exactly ``move`` from this position.
+
+        Standard ``36`` (one card or a run), ``3a``, ``a5``, ``5h``; the length
+        is written (``36/2``, ``36/1``) only when bare ``36`` would move another
+        number of cards: into an empty column, fewer than the longest movable
+        run. Raises ``IllegalMoveError`` if ``move`` is not legal here.
+
+        >>> board = Board.from_text("Foundations: H-J C-K D-K S-Q\\nKS QH\\n:\\nKH\\n")
+        >>> board.move_text(Move.from_str("12/2")), board.move_text(Move.from_str("12/1"))
+        ('12', '12/1')
+        """
+        move = self.resolve(move)
+        try:
+            bare = self.resolve(Move(move.src, move.dst, None))
+        except IllegalMoveError:
+            bare = None
+        return move.notation(with_count=bare != move)
+
+    def line_text(self, moves: Iterable[Move]) -> list[str]:
+        """:meth:`move_text` of each of ``moves`` played in turn from this
+        position (on a copy: this board does not change)."""
+        board = self.copy(stack=False)
+        out: list[str] = []
+        for move in moves:
+            out.append(board.move_text(move))
+            board.push(move)
+        return out
 
     def parse_move(self, text: str) -> Move:
         """Parse notation and check it here; the result has its count."""

@@ -73,8 +73,7 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
         return
     click.echo(_summary(result))
     if result.verdict is Verdict.WINNABLE:
-        moves = result.single_moves if single else result.moves
-        click.echo(" ".join(m.notation(with_count=True) for m in moves))
+        click.echo(" ".join(result.texts(single=single)))
 
 
 @click.command("hint")
@@ -92,7 +91,7 @@ def hint_cmd(path: str, game: str, cells: int | None, budget: float, as_json: bo
     if as_json:
         click.echo(json.dumps({
             "verdict": result.verdict.value,
-            "move": result.move.notation(with_count=True) if result.move else None,
+            "move": board.move_text(result.move) if result.move else None,
             "message": result.message,
         }))
         return

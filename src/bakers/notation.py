@@ -8,10 +8,12 @@ places share a letter:
 * columns 10–13 (Baker's Dozen) are ``t``, ``j``, ``q``, ``k`` (the ranks
   10, jack, queen, king);
 * free cells 5–8 are ``e``, ``f``, ``g``, ``i`` (``h`` stays the foundation);
-* a run move onto an empty column may state its length: ``36/2``. Without it,
-  ``36`` moves the longest run that fits (onto an occupied column only one
-  length fits). Records state the length of every column-to-column move
-  (``36/1`` is one card), so they replay exactly.
+* a column-to-column move may state its length: ``36/2``. Without it, ``36``
+  moves the one length that builds on an occupied column, or the longest run
+  that fits into an empty one. Records, move histories and solver lines write
+  the length only where bare ``36`` would move another number of cards (see
+  :meth:`Board.move_text`), so the 4-cell, 8-column notation stays exactly
+  standard and still replays exactly.
 
 >>> Move.from_str("3a"), str(Move.from_str("36/2")), Move.from_str("qk").src.index
 (Move.from_str('3a'), '36', 11)
@@ -142,8 +144,9 @@ class Move:
 
     def notation(self, with_count: bool = False) -> str:
         """Standard notation; ``with_count`` appends ``/n`` for runs, and ``/1``
-        for a single card from column to column (bare ``36`` into an empty
-        column would move the longest run), so the text resolves to this move."""
+        for a single card from column to column, so the text resolves to this
+        move in any position (the explicit form of the API's ``legal_moves``).
+        :meth:`Board.move_text` gives the shortest text for one position."""
         base = f"{self.src}{self.dst}"
         if with_count and self.count is not None and (
                 self.count > 1 or (self.src.is_column and self.dst.is_column)):
@@ -301,10 +304,12 @@ class GameRecord:
         Game: bakers_game
         Cells: 4
         Deal: 617
-        Moves: 3a 5h 36/2 a1
+        Moves: 78 7a 7b 7c 7h 7d b7 c7 d7 4b 74 87/1
 
-    A game from a position has ``Position:`` followed by its board text lines,
-    each indented by two spaces, instead of ``Deal:``.
+    ``74`` carries the run 4♦ 3♦ 2♦; ``87/1`` moves J♥ alone into the empty
+    column 7, where bare ``87`` would take Q♥ J♥. A game from a position has
+    ``Position:`` followed by its board text lines, each indented by two
+    spaces, instead of ``Deal:``.
     """
 
     game: str
@@ -383,9 +388,10 @@ class GameRecord:
 
     @classmethod
     def of(cls, board: Board) -> GameRecord:
-        """Record of ``board``'s game from its start."""
+        """Record of ``board``'s game from its start, each move in the
+        shortest notation that replays it exactly (:meth:`Board.move_text`)."""
         start = board.root()
-        moves = tuple(m.notation(with_count=True) for m in board.move_stack)
+        moves = tuple(start.line_text(board.move_stack))
         if board.deal_number is not None:
             return cls(board.game.name, board.game.cells, moves, deal=board.deal_number)
         return cls(board.game.name, board.game.cells, moves, position=start.to_text())

@@ -185,8 +185,11 @@ def win_bonus(seconds: float) -> int:
 
 
 def move_text(board: Board, move: Move) -> str:
-    """Notation of ``move`` (resolved on ``board``, not yet played) that plays
-    back exactly: runs carry ``/n`` and column-to-column moves ``/1``."""
+    """The explicit notation of a legal ``move`` (resolved on ``board``) for
+    the API's ``legal_moves``: runs carry ``/n`` and column-to-column moves
+    ``/1``, so a client reads every count off the text. The history
+    (``moves``, ``last_auto``, records) uses :meth:`Board.move_text`, the
+    standard notation that adds ``/n`` only where bare ``36`` would differ."""
     return move.notation(with_count=True)
 
 
@@ -266,7 +269,8 @@ class Session:
         self.clock = clock
         self.settings: dict[str, str] = {"autoplay": "safe", "order": "cell_first"}
         self.set_settings(autoplay=autoplay, order=order)
-        self.groups: list[list[str]] = []  # per player action: its moves' notation
+        # per player action: its moves' notation (Board.move_text, as played)
+        self.groups: list[list[str]] = []
         self.redo_stack: list[list[str]] = []
         self.moves_count = 0
         self.timer = Timer()
@@ -368,7 +372,7 @@ class Session:
         return now
 
     def _push(self, move: Move) -> str:
-        text = move_text(self.board, self.board.resolve(move))
+        text = self.board.move_text(move)
         self.board.push(move)
         return text
 
@@ -452,9 +456,7 @@ class Session:
         if not self.redo_stack:
             raise SessionError("there is no move to redo")
         self._begin()
-        group = self.redo_stack.pop()
-        for text in group:
-            self.board.push(Move.from_str(text))
+        group = [self._push(Move.from_str(text)) for text in self.redo_stack.pop()]
         self.groups.append(group)
         self.moves_count += 1
         self._score_change(group, +1)
@@ -685,10 +687,10 @@ class Session:
         s = cls(start, level=str(data.get("level", "normal")), daily=data.get("daily"),
                 autoplay=settings.get("autoplay", "safe"),
                 order=settings.get("order", "cell_first"), clock=clock)
+        # saves written before the history used the shortest notation say
+        # ``36/1``: each move is written again as Board.move_text writes it
         for group in data.get("groups", []):
-            for text in group:
-                s.board.push(Move.from_str(text))
-            s.groups.append([str(t) for t in group])
+            s.groups.append([s._push(Move.from_str(str(text))) for text in group])
         s.redo_stack = [[str(t) for t in g] for g in data.get("redo", [])]
         s.moves_count = int(data.get("moves_count", 0))
         s.timer = Timer.from_dict(data.get("timer", {}))

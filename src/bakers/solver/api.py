@@ -53,6 +53,9 @@ class SolveResult:
     win (run moves allowed); ``single_moves`` is the same line with every card
     movement explicit. Both are empty unless the verdict is winnable.
     ``limit`` names the limit that stopped an *unknown* search.
+    ``move_texts`` and ``single_move_texts`` are the two lines in standard
+    notation as :meth:`Board.move_text` writes them from the solved position
+    (``36`` for a run too; ``/n`` only where bare ``36`` would differ).
     """
 
     verdict: Verdict
@@ -61,12 +64,24 @@ class SolveResult:
     states: int = 0
     seconds: float = 0.0
     limit: str | None = None
+    move_texts: tuple[str, ...] = ()
+    single_move_texts: tuple[str, ...] = ()
+
+    def texts(self, single: bool = False) -> list[str]:
+        """The line as text (``single``: every card movement explicit). A
+        result built without texts falls back to the explicit ``36/n`` form,
+        which replays from any position."""
+        moves, texts = ((self.single_moves, self.single_move_texts) if single
+                        else (self.moves, self.move_texts))
+        if len(texts) == len(moves):
+            return list(texts)
+        return [m.notation(with_count=True) for m in moves]
 
     def to_json(self) -> dict[str, object]:
         return {
             "verdict": self.verdict.value,
-            "moves": [m.notation(with_count=True) for m in self.moves],
-            "single_moves": [m.notation(with_count=True) for m in self.single_moves],
+            "moves": self.texts(),
+            "single_moves": self.texts(single=True),
             "length": len(self.moves),
             "single_length": len(self.single_moves),
             "states": self.states,
@@ -324,6 +339,8 @@ def solve(board: Board, *, timeout: float | None = None,
         moves, singles = _board_line(rules, board, outcome.line)
         ok = _replays_to_win(board, moves) and _replays_to_win(board, singles)
         problem = "the line did not replay to a win"
+        texts = tuple(board.line_text(moves)) if ok else ()
+        single_texts = tuple(board.line_text(singles)) if ok else ()
     except Exception as exc:  # a solver bug: say unknown, never a wrong verdict
         ok, problem = False, f"{type(exc).__name__}: {exc}"
     if not ok:
@@ -331,7 +348,7 @@ def solve(board: Board, *, timeout: float | None = None,
                            seconds=time.perf_counter() - start,
                            limit=f"internal check failed: {problem}")
     return SolveResult(Verdict.WINNABLE, moves, singles, budget.states,
-                       time.perf_counter() - start, None)
+                       time.perf_counter() - start, None, texts, single_texts)
 
 
 def hint(board: Board, budget: float = 1.0) -> HintResult:
@@ -343,7 +360,7 @@ def hint(board: Board, budget: float = 1.0) -> HintResult:
     if result.verdict is Verdict.WINNABLE:
         move = result.moves[0]
         return HintResult(Verdict.WINNABLE, move,
-                          f"{move.notation(with_count=True)}: {board.describe_move(move)}")
+                          f"{board.move_text(move)}: {board.describe_move(move)}")
     if result.verdict is Verdict.IMPOSSIBLE:
         return HintResult(Verdict.IMPOSSIBLE, None, NO_WINNING_LINE)
     return HintResult(Verdict.UNKNOWN, None,

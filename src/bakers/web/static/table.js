@@ -428,6 +428,18 @@
     return longest;
   }
 
+  /** Cards a bare ``36`` carried from position ``g``: the server's legal moves
+   * say it (one length builds on an occupied column; the longest goes to an
+   * empty one), so the page reads it from them rather than deciding it. */
+  function impliedCount(g, mv) {
+    let n = 1;
+    for (const text of g.legal_moves || []) {
+      const lm = parseMove(text);
+      if (lm && lm.src === mv.src && lm.dst === mv.dst) n = Math.max(n, lm.count || 1);
+    }
+    return n;
+  }
+
   /** Which cards each move of ``moves`` carries, played mechanically from ``g``. */
   function cardsOfMoves(g, moves) {
     const cols = g.columns.map((c) => c.slice());
@@ -441,7 +453,7 @@
       const sf = CELL_KEYS.indexOf(mv.src);
       if (sc >= 0 && sc < cols.length) {
         const col = cols[sc];
-        const n = Math.min(mv.count || 1, col.length);
+        const n = Math.min(mv.count || (steps.length === 0 ? impliedCount(g, mv) : 1), col.length);
         cards = col.splice(col.length - n, n);
       } else if (sf >= 0 && sf < cells.length && cells[sf]) {
         cards = [cells[sf]];
