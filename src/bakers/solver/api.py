@@ -306,14 +306,25 @@ def _board_line(rules: Rules, board: Board, line: list[bytes]
     return tuple(sim.moves), tuple(sim.singles)
 
 
-def _replays_to_win(board: Board, moves: tuple[Move, ...]) -> bool:
+def _replay_texts(board: Board, moves: tuple[Move, ...]) -> tuple[str, ...] | None:
+    """Each move's standard text (``Board.move_text``), pushed in turn through
+    the rules engine on a copy of ``board``; ``None`` unless it ends won."""
     check = board.copy(stack=False)
+    texts: list[str] = []
     try:
         for m in moves:
-            check.push(m)
+            between_columns = m.src.is_column and m.dst.is_column
+            bare: Move | None = None
+            if between_columns:
+                try:
+                    bare = check.resolve(Move(m.src, m.dst, None))
+                except ValueError:
+                    bare = None
+            played = check.push(m)
+            texts.append(played.notation(with_count=between_columns and bare != played))
     except ValueError:
-        return False
-    return check.is_won()
+        return None
+    return tuple(texts) if check.is_won() else None
 
 
 def solve(board: Board, *, timeout: float | None = None,
@@ -337,10 +348,12 @@ def solve(board: Board, *, timeout: float | None = None,
                            seconds=time.perf_counter() - start, limit=outcome.limit)
     try:
         moves, singles = _board_line(rules, board, outcome.line)
-        ok = _replays_to_win(board, moves) and _replays_to_win(board, singles)
+        replayed = _replay_texts(board, moves)
+        single_replayed = _replay_texts(board, singles) if replayed is not None else None
+        ok = replayed is not None and single_replayed is not None
         problem = "the line did not replay to a win"
-        texts = tuple(board.line_text(moves)) if ok else ()
-        single_texts = tuple(board.line_text(singles)) if ok else ()
+        texts = replayed or ()
+        single_texts = single_replayed or ()
     except Exception as exc:  # a solver bug: say unknown, never a wrong verdict
         ok, problem = False, f"{type(exc).__name__}: {exc}"
     if not ok:
