@@ -29,9 +29,11 @@ The search
 A position is one ``bytes`` key: sorted columns of card indices, then the
 foundations and the sorted cells (``engine.py``). The move generator is the
 engine's own (the rules engine is far too slow per position) and works on the
-key: a dict of exposed cards finds every card's targets through a table of the
-cards it may be placed on, and per-column facts (exposed card, run length,
-heuristic value) are cached per distinct column.
+key: a table of exposed cards finds every card's targets through a table of
+the cards it may be placed on, and per-column facts are cached per distinct
+column: the exposed card, and every way to take cards off the top (the card,
+or a longer built run) with what is left, the card it uncovers, the change of
+heuristic value and the target cards outside the column.
 
 A *portfolio* runs: (1) a complete best-first search ordered by
 ``depth × h + g`` — ``h`` counts cards lying above a lower card of their own
@@ -100,10 +102,10 @@ autoplay rule is not used.
 Costs and lengths (pure Python, one core, CPU time)
 ---------------------------------------------------
 * Baker's Game, 4 cells, deals 1-1000: all 1000 verdicts agree with the proven
-  table (766 winnable, 234 impossible); 19.5 s in all (``fc-solve -l cn -g
-  bakers_game``: 5.7 s), median 7 ms, worst 0.4 s (deal 223). An impossible
-  deal exhausts 1,000-51,000 positions at about 140,000 a second.
-* FreeCell deals 1-1000: all winnable, 10 s in all, median 7 ms, worst 0.23 s.
+  table (766 winnable, 234 impossible); 16 s in all (``fc-solve -l cn -g
+  bakers_game``: 5.7 s), median 6.5 ms, worst 0.31 s (deal 223). An
+  impossible deal exhausts 1,000-51,000 positions at about 170,000 a second.
+* FreeCell deals 1-1000: all winnable, 10 s in all, median 7.5 ms, worst 0.2 s.
   Deal 11982 is proven impossible after 71,775 positions (0.5 s).
 * Baker's Dozen deals 1-200: all resolved (199 winnable, deal 104 impossible),
   median 15 ms, worst 24 s (deal 152, found by the widest beam).

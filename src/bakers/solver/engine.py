@@ -122,12 +122,20 @@ class _Cache(dict[bytes, int]):
         return value
 
 
-ColumnInfo = tuple[int, bytes, int, int]
+# One way to take cards off the top of a column: (count, what is left, the
+# cards taken, the card uncovered (-1: none), heuristic change of the column).
+Take = tuple[int, bytes, bytes, int, int]
+# A take and a card its bottom card may be placed on: (count, what is left,
+# the cards taken, the target card, the card uncovered, heuristic change).
+Onto = tuple[int, bytes, bytes, int, int, int]
+# Per column: the exposed card, the column without it, that card as bytes, the
+# card it uncovers, the heuristic change; every (take, target) by count; and
+# the takes (count 1, then each longer built run).
+ColumnInfo = tuple[int, bytes, bytes, int, int, tuple[Onto, ...], tuple[Take, ...]]
 
 
 class _InfoCache(dict[bytes, ColumnInfo]):
-    """Per column: exposed card, the column without it, the card that would
-    be uncovered (-1: none) and the length of the built run on top."""
+    """A dict that computes a column's :data:`ColumnInfo` on first use."""
 
     def __init__(self, fn: Callable[[bytes], ColumnInfo]) -> None:
         super().__init__()
@@ -139,19 +147,16 @@ class _InfoCache(dict[bytes, ColumnInfo]):
         return value
 
 
-class _HeadCache(dict[bytes, bytes]):
-    """``head + card`` -> the head with that card put in a cell (or, with
-    ``remove``, taken out of its cell)."""
+class _CellsCache(dict[bytes, bytes]):
+    """``cells + card`` -> the sorted cells with that card put in (or, with
+    ``remove``, taken out)."""
 
     def __init__(self, remove: bool = False) -> None:
         super().__init__()
         self._remove = remove
 
     def __missing__(self, raw: bytes) -> bytes:
-        if self._remove:
-            value = raw[:5] + raw[5:-1].replace(raw[-1:], b"")
-        else:
-            value = raw[:5] + bytes(sorted(raw[5:]))
+        value = raw[:-1].replace(raw[-1:], b"") if self._remove else bytes(sorted(raw))
         self[raw] = value
         return value
 
@@ -191,7 +196,25 @@ class Rules:
         return n
 
     def _column_info(self, col: bytes) -> ColumnInfo:
-        return col[-1], col[:-1], col[-2] if len(col) > 1 else -1, self._run_length(col)
+        """Everything the move generator needs from a non-empty column, so
+        that a position's expansion slices no column and scores only the
+        columns that a move creates."""
+        heur = self.heur
+        hcol = heur[col]
+        takes: list[Take] = []
+        onto: list[Onto] = []
+        for k in range(1, self._run_length(col) + 1):
+            src = col[:-k]
+            take = (k, src, col[-k:], src[-1] if src else -1, heur[src] - hcol)
+            takes.append(take)
+            # a lone card moves onto another only where its emptied column
+            # can be refilled (pruning rule 5); a target in this very column
+            # is never exposed elsewhere
+            if src or k > 1 or self.can_fill:
+                onto.extend((k, src, take[2], p, take[3], take[4])
+                            for p in self.parents[col[-k]] if p not in col)
+        _, ns, c1, t, d1 = takes[0]
+        return col[-1], ns, c1, t, d1, tuple(onto), tuple(takes)
 
     def _column_cost(self, col: bytes) -> int:
         w = self.weights
@@ -366,18 +389,18 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
     ncells = rules.ncells
     supermoves = rules.supermoves
     can_fill = rules.can_fill
-    lone_may_move = rules.can_fill  # an emptied column must be refillable
-    parents = rules.parents
     always_safe = rules.always_safe
+    some_unsafe = not always_safe
     is_safe = rules.is_safe
+    parents = rules.parents
     info = rules.info
     heur = rules.heur
     close_key = rules.close_key
     cost = rules.cost
     w_cell = rules.weights.cell
     nowhere = [-1] * NCARDS
-    with_cell = _HeadCache()
-    without_cell = _HeadCache(remove=True)
+    with_cell = _CellsCache()
+    without_cell = _CellsCache(remove=True)
     B1 = _B1
     join = SEP.join
 
@@ -386,11 +409,12 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
         add = out.append
         parts = key.split(SEP)
         head = parts[ncols]
+        fhead = head[:5]
         fnd = head[1:5]
         cells = head[5:]
         nfree = ncells - len(cells)
         ne = parts.count(b"")  # empty columns sort first
-        tops = nowhere[:]
+        tops = nowhere[:]  # exposed card -> its column
         for i in range(ne, ncols):
             tops[parts[i][-1]] = i
         if supermoves:
@@ -403,92 +427,65 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
 
         for i in range(ne, ncols):
             col = parts[i]
-            c, ns, t, run = info[col]
-            # does the move uncover a card that then goes home safely?
-            exposes = fnd[t & 3] == t >> 2 and (always_safe or is_safe(t, fnd))
-            # the exposed card onto an exposed card it builds on
-            if ns or lone_may_move:
-                for p in parents[c]:
-                    j = tops[p]
-                    if j < 0:
+            c, ns, c1, t, d1, onto, takes = info[col]
+            # the exposed card, or a built run as shorthand for single moves,
+            # onto an exposed card it builds on (a lone card only where an
+            # emptied column can be refilled: the info leaves its targets out)
+            for k, src, moved, p, u, dsrc in onto:
+                if k > cap_occ:
+                    break
+                j = tops[p]
+                if j < 0:
+                    continue
+                dcol = parts[j]
+                nd = dcol + moved
+                lst = parts[:]
+                lst[i] = src
+                lst[j] = nd
+                # does the move uncover a card that then goes home safely?
+                if fnd[u & 3] == u >> 2 and (always_safe or is_safe(u, fnd)):
+                    del lst[ncols]
+                    ck = close_key(fnd, cells, lst)
+                    if ck in seen:
                         continue
-                    dcol = parts[j]
-                    nd = dcol + B1[c]
-                    lst = parts[:]
-                    lst[i] = ns
-                    lst[j] = nd
-                    if exposes:
-                        del lst[ncols]
-                        ck = close_key(fnd, cells, lst)
-                        if ck in seen:
-                            continue
-                        seen[ck] = key
-                        add((ck, cost(ck)))
-                    else:
-                        lst.sort()
-                        ck = join(lst)
-                        if ck in seen:
-                            continue
-                        seen[ck] = key
-                        add((ck, hp - heur[col] + heur[ns] - heur[dcol] + heur[nd]))
-            # a built run onto an exposed card, as shorthand for single moves
-            m = run if run < cap_occ else cap_occ
-            for k in range(2, m + 1):
-                for p in parents[col[-k]]:
-                    j = tops[p]
-                    if j < 0:
+                    seen[ck] = key
+                    add((ck, cost(ck)))
+                else:
+                    lst.sort()
+                    ck = join(lst)
+                    if ck in seen:
                         continue
-                    dcol = parts[j]
-                    src = col[:-k]
-                    nd = dcol + col[-k:]
-                    lst = parts[:]
-                    lst[i] = src
-                    lst[j] = nd
-                    u = src[-1] if src else -1
-                    if fnd[u & 3] == u >> 2 and (always_safe or is_safe(u, fnd)):
-                        del lst[ncols]
-                        ck = close_key(fnd, cells, lst)
-                        if ck in seen:
-                            continue
-                        seen[ck] = key
-                        add((ck, cost(ck)))
-                    else:
-                        lst.sort()
-                        ck = join(lst)
-                        if ck in seen:
-                            continue
-                        seen[ck] = key
-                        add((ck, hp - heur[col] + heur[src] - heur[dcol] + heur[nd]))
+                    seen[ck] = key
+                    add((ck, hp + dsrc - heur[dcol] + heur[nd]))
             # the exposed card into a free cell (one cell stands for all)
             if nfree:
                 lst = parts[:]
                 lst[i] = ns
-                if exposes:
+                if fnd[t & 3] == t >> 2 and (always_safe or is_safe(t, fnd)):
                     del lst[ncols]
-                    ck = close_key(fnd, cells + B1[c], lst)
+                    ck = close_key(fnd, cells + c1, lst)
                     if ck not in seen:
                         seen[ck] = key
                         add((ck, cost(ck)))
                 else:
-                    lst[ncols] = with_cell[head + B1[c]]
+                    lst[ncols] = fhead + with_cell[cells + c1]
                     lst.sort()
                     ck = join(lst)
                     if ck not in seen:
                         seen[ck] = key
-                        add((ck, hp + w_cell - heur[col] + heur[ns]))
+                        add((ck, hp + w_cell + d1))
             # cards into an empty column (one stands for all; never a whole
             # column, which gives the same position back)
             if fill:
-                me = run if run < cap_emp else cap_emp
-                if me >= len(col):
-                    me = len(col) - 1
-                for k in range(1, me + 1):
-                    src = col[:-k]
-                    nd = col[-k:]
+                me = len(col) - 1
+                if cap_emp < me:
+                    me = cap_emp
+                for k, src, moved, u, dsrc in takes:
+                    if k > me:
+                        break
                     lst = parts[:]
                     lst[i] = src
-                    lst[0] = nd
-                    u = src[-1]
+                    lst[0] = moved
                     if fnd[u & 3] == u >> 2 and (always_safe or is_safe(u, fnd)):
                         del lst[ncols]
                         ck = close_key(fnd, cells, lst)
@@ -502,9 +499,10 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
                         if ck in seen:
                             continue
                         seen[ck] = key
-                        add((ck, hp - heur[col] + heur[src] + heur[nd] - h_empty))
-            # the exposed card home: an unsafe move (safe ones are made already)
-            if fnd[c & 3] == c >> 2:
+                        add((ck, hp + dsrc + heur[moved] - h_empty))
+            # the exposed card home: an unsafe move (safe ones are made already;
+            # where every card is safe, as in Baker's Game, none is left)
+            if some_unsafe and fnd[c & 3] == c >> 2:
                 f2 = bytearray(fnd)
                 f2[c & 3] += 1
                 lst = parts[:ncols]
@@ -515,16 +513,17 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
                     add((ck, cost(ck)))
 
         for c in cells:
+            c1 = B1[c]
             # a card in a cell onto an exposed card it builds on
             for p in parents[c]:
                 j = tops[p]
                 if j < 0:
                     continue
                 dcol = parts[j]
-                nd = dcol + B1[c]
+                nd = dcol + c1
                 lst = parts[:]
                 lst[j] = nd
-                lst[ncols] = without_cell[head + B1[c]]
+                lst[ncols] = fhead + without_cell[cells + c1]
                 lst.sort()
                 ck = join(lst)
                 if ck in seen:
@@ -533,20 +532,19 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
                 add((ck, hp - w_cell - heur[dcol] + heur[nd]))
             # into an empty column
             if fill:
-                nd = B1[c]
                 lst = parts[:]
-                lst[0] = nd
-                lst[ncols] = without_cell[head + nd]
+                lst[0] = c1
+                lst[ncols] = fhead + without_cell[cells + c1]
                 lst.sort()
                 ck = join(lst)
                 if ck not in seen:
                     seen[ck] = key
-                    add((ck, hp - w_cell + heur[nd] - h_empty))
+                    add((ck, hp - w_cell + heur[c1] - h_empty))
             # home (unsafe)
-            if fnd[c & 3] == c >> 2:
+            if some_unsafe and fnd[c & 3] == c >> 2:
                 f2 = bytearray(fnd)
                 f2[c & 3] += 1
-                ck = close_key(bytes(f2), cells.replace(B1[c], b""), parts[:ncols])
+                ck = close_key(bytes(f2), cells.replace(c1, b""), parts[:ncols])
                 if ck not in seen:
                     seen[ck] = key
                     add((ck, cost(ck)))
@@ -656,6 +654,7 @@ class BestFirst:
         offset = self.offset
         cur = self.cur
         stop = budget.stop_at(stage_states)
+        states = budget.states
         try:
             while True:
                 bucket = buckets[cur]
@@ -664,19 +663,21 @@ class BestFirst:
                     if cur >= nbuckets:
                         return Outcome(exhausted=True)
                     bucket = buckets[cur]
-                if budget.states >= stop or not budget.states & 255:
+                if states >= stop or not states & 255:
+                    budget.states = states
                     limit = budget.check(len(seen), len(bucket[-1][0]))
                     if limit is not None:
                         return Outcome(limit=limit)
-                    if budget.states >= stop:
+                    if states >= stop:
                         return Outcome(limit="stage")
                 key, g = bucket.pop()
-                budget.states += 1
+                states += 1
                 gc = g + 1
+                base = offset * scale + gc
                 for ck, h in expand(key, (cur - g) // scale - offset):
                     if ck == goal:
                         return Outcome(line=line_to(seen, ck))
-                    b = (h + offset) * scale + gc
+                    b = h * scale + base
                     if b >= nbuckets:
                         buckets.extend([] for _ in range(b + 1024 - nbuckets))
                         nbuckets = len(buckets)
@@ -685,6 +686,7 @@ class BestFirst:
                         cur = b
         finally:
             self.cur = cur
+            budget.states = states
 
 
 def beam(rules: Rules, root: bytes, width: int, budget: Budget) -> Outcome:
