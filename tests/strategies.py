@@ -82,3 +82,16 @@ def play_to_the_end(board: Board, data: Any, most: int = 30) -> Board:
     for _ in walk(board, data, most):
         pass
     return board
+
+
+# no legal move: every column holds a king or jack on top, no free cell
+BLOCKED = """Foundations: H-9 C-9 D-9 S-9
+TH KH
+TC KC
+TD KD
+TS KS
+QH JC
+QC JD
+QD JS
+QS JH
+"""

@@ -16,6 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import BLOCKED
 
 from bakers import Board, GameRecord
 from bakers.deals import today_utc
@@ -297,17 +298,7 @@ def test_hint_gives_a_legal_move(client: TestClient) -> None:
 
 
 def test_hint_on_a_lost_position(client: TestClient) -> None:
-    blocked = """Foundations: H-9 C-9 D-9 S-9
-TH KH
-TC KC
-TD KD
-TS KS
-QH JC
-QC JD
-QD JS
-QS JH
-"""
-    g = new_game(client, game="freecell", cells=0, position=blocked)
+    g = new_game(client, game="freecell", cells=0, position=BLOCKED)
     h = client.get(f"/api/games/{g['id']}/hint").json()
     assert h["verdict"] == "impossible" and h["move"] is None
     assert h["message"] == "no winning line from here"
@@ -710,8 +701,8 @@ def test_live_server_plays(live_server: Any) -> None:
 def test_serve_command_is_registered() -> None:
     from click.testing import CliRunner
 
-    from bakers.cli import _load_optional_commands, cli
-    _load_optional_commands()
+    from bakers.cli import add_commands, cli
+    add_commands()
     result = CliRunner().invoke(cli, ["serve", "--help"])
     assert result.exit_code == 0
     for option in ("--host", "--port", "--db", "--open", "--db-threads"):

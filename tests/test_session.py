@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import BLOCKED
 
 from bakers import Board, IllegalMoveError, Move
 from bakers.session import (
@@ -47,17 +48,6 @@ KH
 QH
 """
 
-# no legal move: every column holds a king or jack on top, no free cell
-BLOCKED = """Foundations: H-9 C-9 D-9 S-9
-TH KH
-TC KC
-TD KD
-TS KS
-QH JC
-QC JD
-QD JS
-QS JH
-"""
 
 
 def session(text: str = TENS_UP, game: str = "bakers_game", cells: int | None = None,

@@ -159,27 +159,18 @@ def replay(path: str) -> None:
     click.echo("won" if board.is_won() else f"{board.cards_home()}/52 home", err=True)
 
 
-def register(command: click.Command) -> None:
-    """Add a command defined in another module (solver, web)."""
-    cli.add_command(command)
-
-
-def _load_optional_commands() -> None:
-    import importlib
-    for module in ("bakers.cli_solver", "bakers.cli_survey", "bakers.cli_web"):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith("bakers"):
-                continue
-            raise
-        for command in getattr(mod, "COMMANDS", ()):
+def add_commands() -> None:
+    """Add the commands of the solver, survey and web faces (imported here,
+    not at the top, because they use this module's helpers)."""
+    from . import cli_solver, cli_survey, cli_web
+    for module in (cli_solver, cli_survey, cli_web):
+        for command in module.COMMANDS:
             cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: click's usage errors become one line and exit 2 too."""
-    _load_optional_commands()
+    add_commands()
     try:
         cli.main(args=argv, prog_name="bakers", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:

@@ -184,15 +184,6 @@ def win_bonus(seconds: float) -> int:
     return WIN_BONUS // max(1, int(seconds))
 
 
-def move_text(board: Board, move: Move) -> str:
-    """The explicit notation of a legal ``move`` (resolved on ``board``) for
-    the API's ``legal_moves``: runs carry ``/n`` and column-to-column moves
-    ``/1``, so a client reads every count off the text. The history
-    (``moves``, ``last_auto``, records) uses :meth:`Board.move_text`, the
-    standard notation that adds ``/n`` only where bare ``36`` would differ."""
-    return move.notation(with_count=True)
-
-
 def finishing_moves(board: Board) -> list[Move] | None:
     """The foundation moves that win from here, or ``None`` when some card
     cannot go home by foundation moves alone."""
@@ -348,7 +339,9 @@ class Session:
     def legal_moves(self) -> list[str]:
         if self.finished:
             return []
-        return [move_text(self.board, m) for m in self._legal_moves()]
+        # explicit counts (runs carry /n, column-to-column moves /1): clients read
+        # every count off the text; the history uses the standard Board.move_text
+        return [m.notation(with_count=True) for m in self._legal_moves()]
 
     def record(self) -> GameRecord:
         start_text = None if self.deal is not None else self.start.to_text()
@@ -622,7 +615,7 @@ class Session:
             "freecells": [None if c is None else str(c) for c in board.cells],
             "foundations": {"H": board.foundations[2], "C": board.foundations[0],
                             "D": board.foundations[1], "S": board.foundations[3]},
-            "legal_moves": [move_text(board, m) for m in legal],
+            "legal_moves": [m.notation(with_count=True) for m in legal],
             "moves": self.moves,
             "last_auto": list(self.last_auto),
             "can_undo": self.can_undo,
@@ -718,6 +711,6 @@ def format_seconds(seconds: float) -> str:
 
 __all__ = [
     "IDLE_LIMIT", "ActionResult", "FakeClock", "GameOverError", "Score", "Session",
-    "SessionError", "Timer", "finishing_moves", "level_cells", "level_for", "move_text",
+    "SessionError", "Timer", "finishing_moves", "level_cells", "level_for",
     "win_bonus",
 ]
