@@ -115,6 +115,17 @@ Costs and lengths (pure Python, one core, CPU time)
   and 116 (``-l lg``).
 """
 
-from .api import HintResult, SolveResult, Verdict, hint, solve
+from .api import (
+    ENGINES,
+    HintResult,
+    SolveResult,
+    Verdict,
+    check_engine,
+    check_limits,
+    default_engine,
+    hint,
+    solve,
+)
 
-__all__ = ["HintResult", "SolveResult", "Verdict", "hint", "solve"]
+__all__ = ["ENGINES", "HintResult", "SolveResult", "Verdict", "check_engine", "check_limits",
+           "default_engine", "hint", "solve"]

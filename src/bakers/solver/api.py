@@ -14,6 +14,7 @@ import dataclasses
 import enum
 import functools
 import itertools
+import math
 import time
 
 from ..board import Board
@@ -35,6 +36,39 @@ from .engine import (
     beam,
     tables,
 )
+from .native import AVAILABLE as NATIVE_AVAILABLE
+from .native import Portfolio
+from .native import search as native_search
+
+ENGINES = ("native", "python")
+
+
+def default_engine() -> str:
+    """``native`` wherever the compiled core was built, else ``python``."""
+    return "native" if NATIVE_AVAILABLE else "python"
+
+
+def check_engine(engine: str | None) -> str:
+    """The engine to use for ``engine`` (``None``: the default). Raises
+    ``ValueError`` for an unknown name or a native core that is not built."""
+    if engine is None:
+        return default_engine()
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose native or python")
+    if engine == "native" and not NATIVE_AVAILABLE:
+        raise ValueError("the native solver core is not built here; use --engine python")
+    return engine
+
+
+def check_limits(timeout: float | None, max_states: int | None,
+                 max_memory_mb: int | None) -> None:
+    """Raise ``ValueError`` unless every limit given is finite and positive."""
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise ValueError(f"the timeout must be a finite number of seconds above 0, not {timeout}")
+    if max_states is not None and max_states < 1:
+        raise ValueError(f"the state limit must be at least 1, not {max_states}")
+    if max_memory_mb is not None and max_memory_mb < 1:
+        raise ValueError(f"the memory limit must be at least 1 MB, not {max_memory_mb}")
 
 
 class Verdict(enum.StrEnum):
@@ -66,6 +100,7 @@ class SolveResult:
     limit: str | None = None
     move_texts: tuple[str, ...] = ()
     single_move_texts: tuple[str, ...] = ()
+    engine: str = "python"
 
     def texts(self, single: bool = False) -> list[str]:
         """The line as text (``single``: every card movement explicit). A
@@ -87,6 +122,7 @@ class SolveResult:
             "states": self.states,
             "seconds": round(self.seconds, 6),
             "limit": self.limit,
+            "engine": self.engine,
         }
 
 
@@ -306,14 +342,17 @@ def _board_line(rules: Rules, board: Board, line: list[bytes]
     return tuple(sim.moves), tuple(sim.singles)
 
 
-def _replay_texts(board: Board, moves: tuple[Move, ...]) -> tuple[str, ...] | None:
+def _replay_texts(board: Board, moves: tuple[Move, ...], single: bool = False
+                  ) -> tuple[str, ...] | None:
     """Each move's standard text (``Board.move_text``), pushed in turn through
-    the rules engine on a copy of ``board``; ``None`` unless it ends won."""
+    the rules engine on a copy of ``board``; ``None`` unless it ends won.
+    ``single``: every move carries one card, so every text is plain two-place
+    notation (``81``, never ``81/1``) that any program replays as is."""
     check = board.copy(stack=False)
     texts: list[str] = []
     try:
         for m in moves:
-            between_columns = m.src.is_column and m.dst.is_column
+            between_columns = m.src.is_column and m.dst.is_column and not single
             bare: Move | None = None
             if between_columns:
                 try:
@@ -327,49 +366,115 @@ def _replay_texts(board: Board, moves: tuple[Move, ...]) -> tuple[str, ...] | No
     return tuple(texts) if check.is_won() else None
 
 
+def _limit_text(kind: str | None, timeout: float | None, max_states: int | None,
+                max_memory_mb: int | None) -> str | None:
+    """The native core's limit in the Python engine's words."""
+    if kind == "timeout":
+        return f"timeout {timeout:g} s"
+    if kind == "states":
+        return f"state limit {max_states:,}"
+    if kind == "memory":
+        return f"memory limit {max_memory_mb or 0:,} MB"
+    return kind
+
+
+def _native_line(board: Board, rules: Rules, line: list[tuple[int, int, int]]
+                 ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The core's card moves played on a light copy of the board (with the
+    safe foundation moves between them): compressed and single-card moves."""
+    sim = _Sim(rules, board)
+    sim.autoplay()
+    for card, count, dst in line:
+        sim.play(card, count, dst)
+        sim.autoplay()
+    return tuple(sim.moves), tuple(sim.singles)
+
+
+def _replays(board: Board, moves: tuple[Move, ...]) -> bool:
+    """``moves`` pushed through the rules engine on a copy of ``board`` end
+    in a win."""
+    check = board.copy(stack=False)
+    try:
+        for m in moves:
+            check.push(m)
+    except ValueError:
+        return False
+    return check.is_won()
+
+
 def solve(board: Board, *, timeout: float | None = None,
           max_states: int | None = 3_000_000,
-          max_memory_mb: int | None = 4096) -> SolveResult:
+          max_memory_mb: int | None = 4096,
+          engine: str | None = None,
+          texts: bool = True) -> SolveResult:
     """Decide whether ``board``'s current position can be won.
 
-    Works for every game and cell count. *winnable* comes with a checked move
-    list; *impossible* means the whole reachable space (under the sound
+    Works for every game and cell count, on either engine (``native``, the
+    compiled core and the default wherever it was built, or ``python``, the
+    reference). *winnable* comes with a move list replayed through the rules
+    engine; *impossible* means the whole reachable space (under the sound
     pruning described in :mod:`bakers.solver`) was searched; *unknown* names
-    the limit that stopped the search.
+    the limit that stopped the search. ``texts=False`` (for surveys) skips the
+    notation of the lines; the line is still replayed before it is believed.
+
+    :raises ValueError: an unknown engine, a limit that is not finite and
+        positive, or a malformed position.
     """
     start = time.perf_counter()
+    engine = check_engine(engine)
+    check_limits(timeout, max_states, max_memory_mb)
     rules = _rules(board.game)
-    root = _root_key(rules, board)
-    budget = Budget(timeout=timeout, max_states=max_states, max_memory_mb=max_memory_mb)
-    outcome = _search(rules, root, budget)
-    if outcome.line is None:
-        verdict = Verdict.IMPOSSIBLE if outcome.exhausted else Verdict.UNKNOWN
-        return SolveResult(verdict, states=budget.states,
-                           seconds=time.perf_counter() - start, limit=outcome.limit)
+    if engine == "native":
+        found = native_search(board, Portfolio.for_game(board.game), timeout=timeout,
+                              max_states=max_states, max_memory_mb=max_memory_mb)
+        states = found.states
+        if found.verdict != "winnable":
+            return SolveResult(Verdict(found.verdict), states=states,
+                               seconds=time.perf_counter() - start,
+                               limit=_limit_text(found.limit, timeout, max_states,
+                                                 max_memory_mb),
+                               engine=engine)
+        make_line = functools.partial(_native_line, board, rules, found.line)
+    else:
+        root = _root_key(rules, board)
+        budget = Budget(timeout=timeout, max_states=max_states, max_memory_mb=max_memory_mb)
+        outcome = _search(rules, root, budget)
+        states = budget.states
+        if outcome.line is None:
+            verdict = Verdict.IMPOSSIBLE if outcome.exhausted else Verdict.UNKNOWN
+            return SolveResult(verdict, states=states, seconds=time.perf_counter() - start,
+                               limit=outcome.limit, engine=engine)
+        make_line = functools.partial(_board_line, rules, board, outcome.line)
+    move_texts: tuple[str, ...] = ()
+    single_texts: tuple[str, ...] = ()
     try:
-        moves, singles = _board_line(rules, board, outcome.line)
-        replayed = _replay_texts(board, moves)
-        single_replayed = _replay_texts(board, singles) if replayed is not None else None
-        ok = replayed is not None and single_replayed is not None
+        moves, singles = make_line()
+        if texts:
+            replayed = _replay_texts(board, moves)
+            single_replayed = (_replay_texts(board, singles, single=True)
+                               if replayed is not None else None)
+            ok = replayed is not None and single_replayed is not None
+            move_texts = replayed or ()
+            single_texts = single_replayed or ()
+        else:
+            ok = _replays(board, moves)
         problem = "the line did not replay to a win"
-        texts = replayed or ()
-        single_texts = single_replayed or ()
     except Exception as exc:  # a solver bug: say unknown, never a wrong verdict
         ok, problem = False, f"{type(exc).__name__}: {exc}"
     if not ok:
-        return SolveResult(Verdict.UNKNOWN, states=budget.states,
+        return SolveResult(Verdict.UNKNOWN, states=states,
                            seconds=time.perf_counter() - start,
-                           limit=f"internal check failed: {problem}")
-    return SolveResult(Verdict.WINNABLE, moves, singles, budget.states,
-                       time.perf_counter() - start, None, texts, single_texts)
+                           limit=f"internal check failed: {problem}", engine=engine)
+    return SolveResult(Verdict.WINNABLE, moves, singles, states,
+                       time.perf_counter() - start, None, move_texts, single_texts, engine)
 
 
-def hint(board: Board, budget: float = 1.0) -> HintResult:
+def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintResult:
     """The first move of a winning line from ``board``'s position, found
     within ``budget`` seconds; or that the position is lost; or unknown."""
     if board.is_won():
         return HintResult(Verdict.WINNABLE, None, "the game is already won")
-    result = solve(board, timeout=budget)
+    result = solve(board, timeout=budget, engine=engine)
     if result.verdict is Verdict.WINNABLE:
         move = result.moves[0]
         return HintResult(Verdict.WINNABLE, move,
@@ -380,4 +485,5 @@ def hint(board: Board, budget: float = 1.0) -> HintResult:
                       f"no verdict within the budget ({result.limit})")
 
 
-__all__ = ["NCARDS", "HintResult", "SolveResult", "Verdict", "hint", "solve"]
+__all__ = ["ENGINES", "NCARDS", "HintResult", "SolveResult", "Verdict", "check_engine",
+           "check_limits", "default_engine", "hint", "solve"]

@@ -1,0 +1,1357 @@
+/*
+ * bakers.solver._native: the compiled search core.
+ *
+ * A position is 52 bytes, one per card: the card lying beneath it in its
+ * column (0..51), BOTTOM (it is a column's bottom card), CELL or HOME. That
+ * one array is at once the position and its canonical key: it does not change
+ * when columns or cells are permuted, and the foundations follow from it
+ * (a suit's height is the number of its cards at HOME). A stored position is
+ * a 64-byte record: the key, the parent's index, the move that led to it and
+ * the moves made; an open-addressing table of 64-bit slots (32 hash bits and
+ * the record's index) finds a key's record.
+ *
+ * The rules come in as data (build policy, whether emptied columns may be
+ * filled, whether runs move, cells) and the search as parameters (weights of
+ * the heuristic, first stage, beam widths, limits). The Python module
+ * bakers.solver.native validates every position before it reaches this code
+ * and replays every line through the rules engine before it is believed.
+ * The pruning rules and the argument that none loses a win are in the
+ * docstring of bakers.solver; this file implements the same ones.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NCARDS 52
+#define BOTTOM 52
+#define CELL 53
+#define HOME 54
+#define NONE 255
+#define MAXCOLS 13
+#define MAXCELLS 8
+#define MAXLEN 64
+
+/* move destinations beyond a target card */
+#define D_FOUNDATION 52
+#define D_CELL 53
+#define D_EMPTY 54
+
+enum { BUILD_SAME = 0, BUILD_ALT = 1, BUILD_ANY = 2 };
+enum { ST_RUNNING = 0, ST_WIN, ST_EXHAUSTED, ST_LIMIT, ST_STAGE, ST_ERROR };
+enum { LIM_NONE = 0, LIM_STATES, LIM_TIME, LIM_MEMORY, LIM_INTERRUPT };
+
+typedef struct {
+    int blocked, cell, home, empty, unbuilt, depth;
+} Weights;
+
+typedef struct {
+    int ncols, ncells, build, can_fill, supermoves, always_safe;
+    uint8_t builds[NCARDS][NCARDS]; /* builds[c][p]: c may lie on p */
+    uint8_t parents[NCARDS][4];
+    uint8_t nparents[NCARDS];
+    uint8_t children[NCARDS][4];
+    uint8_t nchildren[NCARDS];
+} Rules;
+
+typedef struct {
+    uint8_t key[NCARDS];
+    uint32_t parent;
+    uint8_t card, count, dest, pad;
+    uint32_t g;
+} Rec;
+
+/* ------------------------------------------------------------------------- */
+/* budget: limits shared by every stage of one solve                          */
+
+typedef struct {
+    long long states, max_states;
+    double deadline; /* < 0: none */
+    size_t bytes, max_bytes;
+    int limit;
+    PyThreadState *ts;
+} Budget;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *budget_alloc(Budget *b, size_t n)
+{
+    if (b->max_bytes && b->bytes + n > b->max_bytes) {
+        b->limit = LIM_MEMORY;
+        return NULL;
+    }
+    void *p = malloc(n);
+    if (!p) {
+        b->limit = LIM_MEMORY;
+        return NULL;
+    }
+    b->bytes += n;
+    return p;
+}
+
+static void *budget_realloc(Budget *b, void *old, size_t oldn, size_t n)
+{
+    if (b->max_bytes && b->bytes - oldn + n > b->max_bytes) {
+        b->limit = LIM_MEMORY;
+        return NULL;
+    }
+    void *p = realloc(old, n);
+    if (!p) {
+        b->limit = LIM_MEMORY;
+        return NULL;
+    }
+    b->bytes = b->bytes - oldn + n;
+    return p;
+}
+
+static void budget_free(Budget *b, void *p, size_t n)
+{
+    if (p) {
+        free(p);
+        b->bytes -= n;
+    }
+}
+
+/* Checked every 256 expansions: time, and now and then Python's signals. */
+static int budget_check(Budget *b)
+{
+    if (b->limit)
+        return b->limit;
+    if (b->max_states >= 0 && b->states >= b->max_states)
+        return b->limit = LIM_STATES;
+    if (b->deadline >= 0 && now_s() > b->deadline)
+        return b->limit = LIM_TIME;
+    if (b->ts && !(b->states & 0xffff)) {
+        PyEval_RestoreThread(b->ts);
+        int sig = PyErr_CheckSignals();
+        b->ts = PyEval_SaveThread();
+        if (sig < 0)
+            return b->limit = LIM_INTERRUPT;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* store: records in blocks, and the hash table                                */
+
+#define BLOCK_BITS 14
+#define BLOCK_SIZE (1u << BLOCK_BITS)
+
+typedef struct {
+    Rec **blocks;
+    uint32_t nblocks, cap_blocks, n;
+    uint64_t *slots;
+    uint64_t mask; /* capacity - 1 */
+    Budget *budget;
+} Store;
+
+static inline uint64_t hash_key(const uint8_t *k)
+{
+    uint64_t w[7] = {0};
+    memcpy(w, k, NCARDS);
+    uint64_t h = 0x243F6A8885A308D3ULL;
+    for (int i = 0; i < 7; i++) {
+        h ^= w[i];
+        h *= 0x9E3779B97F4A7C15ULL;
+        h ^= h >> 32;
+    }
+    h *= 0xD6E8FEB86659FD93ULL;
+    h ^= h >> 29;
+    return h;
+}
+
+static inline Rec *rec_at(Store *s, uint32_t i)
+{
+    return &s->blocks[i >> BLOCK_BITS][i & (BLOCK_SIZE - 1)];
+}
+
+static int store_init(Store *s, Budget *b)
+{
+    memset(s, 0, sizeof *s);
+    s->budget = b;
+    s->mask = (1u << 12) - 1;
+    s->slots = budget_alloc(b, (s->mask + 1) * sizeof(uint64_t));
+    if (!s->slots)
+        return -1;
+    memset(s->slots, 0, (s->mask + 1) * sizeof(uint64_t));
+    return 0;
+}
+
+static void store_free(Store *s)
+{
+    Budget *b = s->budget;
+    for (uint32_t i = 0; i < s->nblocks; i++)
+        budget_free(b, s->blocks[i], BLOCK_SIZE * sizeof(Rec));
+    budget_free(b, s->blocks, s->cap_blocks * sizeof(Rec *));
+    budget_free(b, s->slots, (s->mask + 1) * sizeof(uint64_t));
+    memset(s, 0, sizeof *s);
+}
+
+static int store_grow_table(Store *s)
+{
+    uint64_t ncap = (s->mask + 1) * 2;
+    uint64_t *ns = budget_alloc(s->budget, ncap * sizeof(uint64_t));
+    if (!ns)
+        return -1;
+    memset(ns, 0, ncap * sizeof(uint64_t));
+    uint64_t nmask = ncap - 1;
+    for (uint64_t i = 0; i <= s->mask; i++) {
+        uint64_t v = s->slots[i];
+        if (!v)
+            continue;
+        uint32_t idx = (uint32_t)(v & 0xffffffffu) - 1;
+        uint64_t h = hash_key(rec_at(s, idx)->key);
+        uint64_t j = h & nmask;
+        while (ns[j])
+            j = (j + 1) & nmask;
+        ns[j] = v;
+    }
+    budget_free(s->budget, s->slots, (s->mask + 1) * sizeof(uint64_t));
+    s->slots = ns;
+    s->mask = nmask;
+    return 0;
+}
+
+/* Insert ``key`` unless present. Returns its new index, UINT32_MAX when it
+ * was already there, or UINT32_MAX - 1 when memory ran out. */
+#define SEEN UINT32_MAX
+#define FULL (UINT32_MAX - 1)
+static uint32_t store_add(Store *s, const uint8_t *key)
+{
+    uint64_t h = hash_key(key);
+    uint64_t tag = h & 0xffffffff00000000ULL;
+    uint64_t j = h & s->mask;
+    for (;;) {
+        uint64_t v = s->slots[j];
+        if (!v)
+            break;
+        if ((v & 0xffffffff00000000ULL) == tag &&
+            memcmp(rec_at(s, (uint32_t)(v & 0xffffffffu) - 1)->key, key, NCARDS) == 0)
+            return SEEN;
+        j = (j + 1) & s->mask;
+    }
+    if (s->n >= FULL - 1)
+        return FULL;
+    uint32_t idx = s->n;
+    if ((idx >> BLOCK_BITS) >= s->nblocks) {
+        if (s->nblocks == s->cap_blocks) {
+            uint32_t nc = s->cap_blocks ? s->cap_blocks * 2 : 16;
+            Rec **nb = budget_realloc(s->budget, s->blocks, s->cap_blocks * sizeof(Rec *),
+                                      nc * sizeof(Rec *));
+            if (!nb)
+                return FULL;
+            s->blocks = nb;
+            s->cap_blocks = nc;
+        }
+        Rec *blk = budget_alloc(s->budget, BLOCK_SIZE * sizeof(Rec));
+        if (!blk)
+            return FULL;
+        s->blocks[s->nblocks++] = blk;
+    }
+    Rec *r = rec_at(s, idx);
+    memcpy(r->key, key, NCARDS);
+    s->slots[j] = tag | (uint64_t)(idx + 1);
+    s->n++;
+    if ((uint64_t)s->n * 2 > s->mask + 1) {
+        if (store_grow_table(s) < 0) {
+            /* the record stays findable in the old table: no harm done */
+            return idx;
+        }
+    }
+    return idx;
+}
+
+/* ------------------------------------------------------------------------- */
+/* positions                                                                   */
+
+static inline int ready(const int *fnd, int c) { return fnd[c & 3] == (c >> 2); }
+
+static inline int is_safe(const Rules *r, const int *fnd, int c)
+{
+    if (r->always_safe)
+        return 1;
+    for (int i = 0; i < r->nchildren[c]; i++) {
+        int d = r->children[c][i];
+        if (fnd[d & 3] <= (d >> 2))
+            return 0;
+    }
+    return 1;
+}
+
+static void foundations(const uint8_t *k, int *fnd)
+{
+    fnd[0] = fnd[1] = fnd[2] = fnd[3] = 0;
+    for (int c = 0; c < NCARDS; c++)
+        if (k[c] == HOME)
+            fnd[c & 3]++;
+}
+
+/* Send safe cards home until none is left (pruning rule 1). Returns the cards
+ * home afterwards. */
+static int close_key(const Rules *r, uint8_t *k, int *fnd)
+{
+    uint8_t covered[NCARDS + 3];
+    memset(covered, 0, sizeof covered);
+    for (int c = 0; c < NCARDS; c++)
+        covered[k[c]] = 1;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int s = 0; s < 4; s++) {
+            while (fnd[s] < 13) {
+                int c = fnd[s] * 4 + s;
+                uint8_t v = k[c];
+                if (v == HOME || covered[c])
+                    break;
+                if (!is_safe(r, fnd, c))
+                    break;
+                if (v < NCARDS)
+                    covered[v] = 0;
+                k[c] = HOME;
+                fnd[s]++;
+                changed = 1;
+            }
+        }
+    }
+    return fnd[0] + fnd[1] + fnd[2] + fnd[3];
+}
+
+/* A position laid out for move generation: columns in canonical order
+ * (empty ones first, then by bottom card). */
+typedef struct {
+    int ncols; /* occupied */
+    int nempty;
+    uint8_t len[MAXCOLS];
+    uint8_t cards[MAXCOLS][MAXLEN];
+    int cost[MAXCOLS][MAXLEN + 1]; /* heuristic of each prefix of the column */
+    uint8_t low[MAXCOLS][4];       /* lowest card of each suit in the column */
+    int ncells;
+    uint8_t cells[MAXCELLS];
+    int fnd[4];
+    int home;
+    int8_t topcol[NCARDS]; /* exposed card -> its column, or -1 */
+} Pos;
+
+static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
+{
+    uint8_t above[NCARDS + 3];
+    memset(above, NONE, sizeof above);
+    memset(p->topcol, -1, sizeof p->topcol);
+    p->ncols = 0;
+    p->ncells = 0;
+    p->fnd[0] = p->fnd[1] = p->fnd[2] = p->fnd[3] = 0;
+    uint8_t bottoms[NCARDS];
+    int nb = 0;
+    for (int c = 0; c < NCARDS; c++) {
+        uint8_t v = k[c];
+        if (v < NCARDS)
+            above[v] = (uint8_t)c;
+        else if (v == BOTTOM)
+            bottoms[nb++] = (uint8_t)c;
+        else if (v == CELL) {
+            if (p->ncells >= MAXCELLS)
+                return -1;
+            p->cells[p->ncells++] = (uint8_t)c;
+        } else
+            p->fnd[c & 3]++;
+    }
+    if (nb > r->ncols || p->ncells > r->ncells)
+        return -1;
+    p->home = p->fnd[0] + p->fnd[1] + p->fnd[2] + p->fnd[3];
+    p->nempty = r->ncols - nb;
+    for (int i = 0; i < nb; i++) {
+        int n = 0;
+        int c = bottoms[i];
+        uint8_t low[4] = {99, 99, 99, 99};
+        int cost = 0;
+        p->cost[i][0] = 0;
+        int prev = -1;
+        while (c != NONE) {
+            if (n >= MAXLEN)
+                return -1;
+            p->cards[i][n++] = (uint8_t)c;
+            int s = c & 3;
+            if (low[s] < c)
+                cost += w->blocked;
+            else
+                low[s] = (uint8_t)c;
+            if (prev >= 0 && !r->builds[c][prev])
+                cost += w->unbuilt;
+            p->cost[i][n] = cost;
+            prev = c;
+            c = above[c];
+        }
+        p->len[i] = (uint8_t)n;
+        memcpy(p->low[i], low, 4);
+        p->topcol[p->cards[i][n - 1]] = (int8_t)i;
+    }
+    p->ncols = nb;
+    return 0;
+}
+
+static int pos_h(const Weights *w, const Pos *p)
+{
+    int h = -w->empty * p->nempty + w->cell * p->ncells - w->home * p->home;
+    for (int i = 0; i < p->ncols; i++)
+        h += p->cost[i][p->len[i]];
+    return h;
+}
+
+static int key_h(const Rules *r, const Weights *w, const uint8_t *k)
+{
+    Pos p;
+    if (decode(r, w, k, &p) < 0)
+        return 0;
+    return pos_h(w, &p);
+}
+
+/* A column's heuristic after taking its top ``n`` cards off. */
+static inline int prefix_cost(const Weights *w, const Pos *p, int i, int keep)
+{
+    return keep ? p->cost[i][keep] : -w->empty;
+}
+
+/* ------------------------------------------------------------------------- */
+/* move generation                                                             */
+
+typedef struct {
+    uint8_t key[NCARDS];
+    int h;
+    int win;
+    uint8_t card, count, dest;
+} Child;
+
+typedef struct {
+    const Rules *r;
+    const Weights *w;
+    const uint8_t *pk;
+    const Pos *p;
+    int hp;
+    Child *out;
+    int n;
+} Gen;
+
+/* Make the child: ``card`` moved (with ``count`` - 1 cards on it) so that it
+ * lies on ``below`` (a card, BOTTOM, CELL or HOME). ``uncovered`` is the card
+ * the move exposes (NONE: none). ``h`` is the incremental heuristic, used
+ * unless the closure changes the position further. */
+static void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h)
+{
+    Child *ch = &g->out[g->n++];
+    memcpy(ch->key, g->pk, NCARDS);
+    ch->key[card] = (uint8_t)below;
+    ch->card = (uint8_t)card;
+    ch->count = (uint8_t)count;
+    ch->dest = (uint8_t)dest;
+    ch->win = 0;
+    int fnd[4];
+    memcpy(fnd, g->p->fnd, sizeof fnd);
+    int closure = 0;
+    if (below == HOME) {
+        fnd[card & 3]++;
+        closure = 1;
+    } else if (uncovered != NONE && ready(fnd, uncovered) && is_safe(g->r, fnd, uncovered)) {
+        closure = 1;
+    }
+    if (closure) {
+        int home = close_key(g->r, ch->key, fnd);
+        if (home == NCARDS) {
+            ch->win = 1;
+            ch->h = 0;
+            return;
+        }
+        ch->h = key_h(g->r, g->w, ch->key);
+    } else {
+        ch->h = h;
+    }
+}
+
+/* The blocked weight the cards a[from..from+n) add when laid on column j. */
+static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_t *a, int n)
+{
+    int add = 0;
+    for (int t = 0; t < n; t++)
+        if (p->low[j][a[t] & 3] < a[t])
+            add += w->blocked;
+    return add;
+}
+
+/* Every child of the position (up to symmetry, minus the pruned moves). */
+static int generate(const Rules *r, const Weights *w, const uint8_t *pk, const Pos *p, int hp,
+                    Child *out)
+{
+    Gen g = {r, w, pk, p, hp, out, 0};
+    int nfree = r->ncells - p->ncells;
+    int ne = p->nempty;
+    int cap_occ = 1, cap_emp = 1;
+    if (r->supermoves) {
+        cap_occ = (nfree + 1) << ne;
+        cap_emp = ne ? (nfree + 1) << (ne - 1) : 0;
+    }
+    int fill = ne && r->can_fill;
+    for (int i = 0; i < p->ncols; i++) {
+        int L = p->len[i];
+        const uint8_t *a = p->cards[i];
+        int top = a[L - 1];
+        int run = 1;
+        if (r->supermoves)
+            while (run < L && r->builds[a[L - run]][a[L - run - 1]])
+                run++;
+        int base = p->cost[i][L];
+        /* the exposed card, or a built run, onto an exposed card it builds on
+         * (a lone card only where an emptied column can be refilled: rule 5) */
+        int kmax = run < cap_occ ? run : cap_occ;
+        for (int k = 1; k <= kmax; k++) {
+            int x = a[L - k];
+            int keep = L - k;
+            if (keep == 0 && k == 1 && !r->can_fill)
+                continue;
+            int u = keep ? a[keep - 1] : NONE;
+            int dsrc = prefix_cost(w, p, i, keep) - base;
+            for (int q = 0; q < r->nparents[x]; q++) {
+                int par = r->parents[x][q];
+                int j = p->topcol[par];
+                if (j < 0 || j == i)
+                    continue;
+                int h = hp + dsrc + blocked_on(w, p, j, a + keep, k);
+                emit(&g, x, k, par, par, u, h);
+            }
+        }
+        /* the exposed card into a free cell (one cell stands for all) */
+        if (nfree) {
+            int u = L > 1 ? a[L - 2] : NONE;
+            emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + prefix_cost(w, p, i, L - 1) - base);
+        }
+        /* cards into an empty column (one stands for all; never a whole
+         * column, which gives the same position back: rule 3) */
+        if (fill) {
+            int me = L - 1;
+            if (r->supermoves && cap_emp < me)
+                me = cap_emp;
+            if (run < me)
+                me = run;
+            for (int k = 1; k <= me; k++) {
+                int keep = L - k;
+                int h = hp + prefix_cost(w, p, i, keep) - base + w->empty;
+                emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h);
+            }
+        }
+        /* the exposed card home: an unsafe move (safe ones are made already) */
+        if (!r->always_safe && ready(p->fnd, top))
+            emit(&g, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE, 0);
+    }
+    for (int ci = 0; ci < p->ncells; ci++) {
+        int c = p->cells[ci];
+        for (int q = 0; q < r->nparents[c]; q++) {
+            int par = r->parents[c][q];
+            int j = p->topcol[par];
+            if (j < 0)
+                continue;
+            uint8_t one = (uint8_t)c;
+            emit(&g, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1));
+        }
+        if (fill)
+            emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty);
+        if (!r->always_safe && ready(p->fnd, c))
+            emit(&g, c, 1, D_FOUNDATION, HOME, NONE, 0);
+    }
+    return g.n;
+}
+
+/* Upper bound of children of one position. */
+#define MAXCHILD 1024
+
+/* ------------------------------------------------------------------------- */
+/* searches                                                                    */
+
+typedef struct {
+    uint32_t *data;
+    uint32_t n, cap;
+} Vec;
+
+typedef struct {
+    const Rules *r;
+    Weights w;
+    Store store;
+    Vec *buckets;
+    size_t nbuckets;
+    size_t cur;
+    int offset, scale;
+    uint32_t win; /* index of the winning record */
+    int started;
+} BestFirst;
+
+static int vec_push(Budget *b, Vec *v, uint32_t x)
+{
+    if (v->n == v->cap) {
+        uint32_t nc = v->cap ? v->cap * 2 : 16;
+        uint32_t *nd = budget_realloc(b, v->data, v->cap * sizeof(uint32_t), nc * sizeof(uint32_t));
+        if (!nd)
+            return -1;
+        v->data = nd;
+        v->cap = nc;
+    }
+    v->data[v->n++] = x;
+    return 0;
+}
+
+static int h_low(const Rules *r, const Weights *w)
+{
+    return -w->home * NCARDS - w->empty * r->ncols;
+}
+
+static int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
+                   int hroot)
+{
+    memset(bf, 0, sizeof *bf);
+    bf->r = r;
+    bf->w = *w;
+    bf->scale = w->depth < 1 ? 1 : w->depth;
+    bf->offset = -h_low(r, w);
+    if (store_init(&bf->store, b) < 0)
+        return -1;
+    uint32_t idx = store_add(&bf->store, root);
+    if (idx == FULL)
+        return -1;
+    Rec *rec = rec_at(&bf->store, idx);
+    rec->parent = UINT32_MAX;
+    rec->g = 0;
+    bf->nbuckets = 1024;
+    bf->buckets = budget_alloc(b, bf->nbuckets * sizeof(Vec));
+    if (!bf->buckets)
+        return -1;
+    memset(bf->buckets, 0, bf->nbuckets * sizeof(Vec));
+    size_t cur = (size_t)(hroot + bf->offset) * (size_t)bf->scale;
+    if (cur >= bf->nbuckets) {
+        size_t nn = cur + 1024;
+        Vec *nbk = budget_realloc(b, bf->buckets, bf->nbuckets * sizeof(Vec), nn * sizeof(Vec));
+        if (!nbk)
+            return -1;
+        memset(nbk + bf->nbuckets, 0, (nn - bf->nbuckets) * sizeof(Vec));
+        bf->buckets = nbk;
+        bf->nbuckets = nn;
+    }
+    bf->cur = cur;
+    if (vec_push(b, &bf->buckets[cur], idx) < 0)
+        return -1;
+    return 0;
+}
+
+static void bf_free(BestFirst *bf, Budget *b)
+{
+    if (bf->buckets) {
+        for (size_t i = 0; i < bf->nbuckets; i++)
+            budget_free(b, bf->buckets[i].data, bf->buckets[i].cap * sizeof(uint32_t));
+        budget_free(b, bf->buckets, bf->nbuckets * sizeof(Vec));
+    }
+    store_free(&bf->store);
+}
+
+/* Run until a win, exhaustion, a limit or ``stop_states`` expansions. */
+static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
+{
+    const Rules *r = bf->r;
+    const Weights *w = &bf->w;
+    Store *s = &bf->store;
+    size_t cur = bf->cur;
+    int scale = bf->scale, offset = bf->offset;
+    Pos pos;
+    for (;;) {
+        while (bf->buckets[cur].n == 0) {
+            cur++;
+            if (cur >= bf->nbuckets) {
+                bf->cur = cur;
+                return ST_EXHAUSTED;
+            }
+        }
+        if (!(b->states & 255) || b->states >= stop_states) {
+            if (budget_check(b)) {
+                bf->cur = cur;
+                return ST_LIMIT;
+            }
+            if (b->states >= stop_states) {
+                bf->cur = cur;
+                return ST_STAGE;
+            }
+        }
+        Vec *bk = &bf->buckets[cur];
+        uint32_t idx = bk->data[--bk->n];
+        b->states++;
+        Rec *rec = rec_at(s, idx);
+        uint32_t g = rec->g;
+        uint8_t key[NCARDS];
+        memcpy(key, rec->key, NCARDS);
+        int hp = (int)((cur - g) / (size_t)scale) - offset;
+        if (decode(r, w, key, &pos) < 0) {
+            bf->cur = cur;
+            return ST_ERROR;
+        }
+        int n = generate(r, w, key, &pos, hp, kids);
+        for (int t = 0; t < n; t++) {
+            Child *ch = &kids[t];
+            uint32_t ci = store_add(s, ch->key);
+            if (ci == SEEN)
+                continue;
+            if (ci == FULL) {
+                bf->cur = cur;
+                b->limit = LIM_MEMORY;
+                return ST_LIMIT;
+            }
+            Rec *cr = rec_at(s, ci);
+            cr->parent = idx;
+            cr->card = ch->card;
+            cr->count = ch->count;
+            cr->dest = ch->dest;
+            cr->g = g + 1;
+            if (ch->win) {
+                bf->win = ci;
+                bf->cur = cur;
+                return ST_WIN;
+            }
+            size_t bi = (size_t)(ch->h + offset) * (size_t)scale + g + 1;
+            if (bi >= bf->nbuckets) {
+                size_t nn = bi + 1024;
+                Vec *nbk = budget_realloc(b, bf->buckets, bf->nbuckets * sizeof(Vec),
+                                          nn * sizeof(Vec));
+                if (!nbk) {
+                    bf->cur = cur;
+                    return ST_LIMIT;
+                }
+                memset(nbk + bf->nbuckets, 0, (nn - bf->nbuckets) * sizeof(Vec));
+                bf->buckets = nbk;
+                bf->nbuckets = nn;
+            }
+            if (vec_push(b, &bf->buckets[bi], ci) < 0) {
+                bf->cur = cur;
+                return ST_LIMIT;
+            }
+            if (bi < cur)
+                cur = bi;
+        }
+    }
+}
+
+typedef struct {
+    int h;
+    uint32_t idx;
+} Scored;
+
+static int cmp_scored(const void *x, const void *y)
+{
+    const Scored *a = x, *b = y;
+    if (a->h != b->h)
+        return a->h < b->h ? -1 : 1;
+    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+}
+
+/* Beam search: each round expands the ``width`` best new positions of the
+ * last. Incomplete: it only ever finds wins. Returns ST_WIN (the store holds
+ * the line and *win its end), ST_EXHAUSTED (the beam died) or ST_LIMIT. */
+static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int width,
+                Store *s, uint32_t *win, Child *kids)
+{
+    if (store_init(s, b) < 0)
+        return ST_LIMIT;
+    uint32_t ri = store_add(s, root);
+    if (ri == FULL)
+        return ST_LIMIT;
+    rec_at(s, ri)->parent = UINT32_MAX;
+    rec_at(s, ri)->g = 0;
+    size_t cap = (size_t)width * 64 + 64;
+    size_t layer_bytes = cap * sizeof(Scored);
+    Scored *layer = budget_alloc(b, layer_bytes);
+    Scored *next = budget_alloc(b, layer_bytes);
+    int status = ST_EXHAUSTED;
+    if (!layer || !next) {
+        status = ST_LIMIT;
+        goto done;
+    }
+    size_t nl = 1, nn;
+    layer[0].h = key_h(r, w, root);
+    layer[0].idx = ri;
+    Pos pos;
+    while (nl) {
+        nn = 0;
+        for (size_t t = 0; t < nl; t++) {
+            if (!(b->states & 255) && budget_check(b)) {
+                status = ST_LIMIT;
+                goto done;
+            }
+            b->states++;
+            uint32_t idx = layer[t].idx;
+            uint8_t key[NCARDS];
+            memcpy(key, rec_at(s, idx)->key, NCARDS);
+            uint32_t g = rec_at(s, idx)->g;
+            if (decode(r, w, key, &pos) < 0) {
+                status = ST_ERROR;
+                goto done;
+            }
+            int n = generate(r, w, key, &pos, layer[t].h, kids);
+            for (int q = 0; q < n; q++) {
+                Child *ch = &kids[q];
+                uint32_t ci = store_add(s, ch->key);
+                if (ci == SEEN)
+                    continue;
+                if (ci == FULL) {
+                    b->limit = LIM_MEMORY;
+                    status = ST_LIMIT;
+                    goto done;
+                }
+                Rec *cr = rec_at(s, ci);
+                cr->parent = idx;
+                cr->card = ch->card;
+                cr->count = ch->count;
+                cr->dest = ch->dest;
+                cr->g = g + 1;
+                if (ch->win) {
+                    *win = ci;
+                    status = ST_WIN;
+                    goto done;
+                }
+                if (nn == cap) {
+                    size_t ncap = cap * 2;
+                    Scored *nx = budget_realloc(b, next, cap * sizeof(Scored), ncap * sizeof(Scored));
+                    if (!nx) {
+                        status = ST_LIMIT;
+                        goto done;
+                    }
+                    next = nx;
+                    Scored *ly = budget_realloc(b, layer, cap * sizeof(Scored), ncap * sizeof(Scored));
+                    if (!ly) {
+                        status = ST_LIMIT;
+                        goto done;
+                    }
+                    layer = ly;
+                    cap = ncap;
+                }
+                next[nn].h = ch->h;
+                next[nn].idx = ci;
+                nn++;
+            }
+        }
+        if (nn > (size_t)width) {
+            qsort(next, nn, sizeof(Scored), cmp_scored);
+            nn = (size_t)width;
+        }
+        Scored *tmp = layer;
+        layer = next;
+        next = tmp;
+        nl = nn;
+    }
+done:
+    budget_free(b, layer, cap * sizeof(Scored));
+    budget_free(b, next, cap * sizeof(Scored));
+    return status;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Python glue                                                                 */
+
+static int builds_card(int build, int c, int p)
+{
+    if ((p >> 2) != (c >> 2) + 1)
+        return 0;
+    if (build == BUILD_SAME)
+        return (c & 3) == (p & 3);
+    if (build == BUILD_ALT) {
+        int rc = (c & 3) == 1 || (c & 3) == 2;
+        int rp = (p & 3) == 1 || (p & 3) == 2;
+        return rc != rp;
+    }
+    return 1;
+}
+
+static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, int supermoves)
+{
+    if (ncols < 1 || ncols > MAXCOLS || ncells < 0 || ncells > MAXCELLS || build < 0 || build > 2) {
+        PyErr_SetString(PyExc_ValueError, "rules out of range");
+        return -1;
+    }
+    memset(r, 0, sizeof *r);
+    r->ncols = ncols;
+    r->ncells = ncells;
+    r->build = build;
+    r->can_fill = can_fill != 0;
+    r->supermoves = supermoves != 0;
+    r->always_safe = build == BUILD_SAME;
+    for (int c = 0; c < NCARDS; c++)
+        for (int p = 0; p < NCARDS; p++)
+            if (builds_card(build, c, p)) {
+                r->builds[c][p] = 1;
+                r->parents[c][r->nparents[c]++] = (uint8_t)p;
+                r->children[p][r->nchildren[p]++] = (uint8_t)c;
+            }
+    return 0;
+}
+
+static int parse_weights(PyObject *t, Weights *w)
+{
+    if (!PyArg_ParseTuple(t, "iiiiii", &w->blocked, &w->cell, &w->home, &w->empty, &w->unbuilt,
+                          &w->depth))
+        return -1;
+    if (w->depth < 1 || w->depth > 64) {
+        PyErr_SetString(PyExc_ValueError, "weights: depth out of range");
+        return -1;
+    }
+    return 0;
+}
+
+/* columns: sequence of bytes (bottom card first); cells: bytes of the cards in
+ * cells; every other card is home. Checks that the foundations this implies
+ * are contiguous from the ace. */
+static int parse_position(const Rules *r, PyObject *columns, PyObject *cells, uint8_t *key,
+                          int board_order, uint8_t colmap[MAXCOLS][MAXLEN], int *lens)
+{
+    memset(key, HOME, NCARDS);
+    uint8_t seen[NCARDS] = {0};
+    PyObject *seq = PySequence_Fast(columns, "columns must be a sequence");
+    if (!seq)
+        return -1;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(seq);
+    if (nc != r->ncols) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "wrong number of columns");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nc; i++) {
+        PyObject *col = PySequence_Fast_GET_ITEM(seq, i);
+        char *buf;
+        Py_ssize_t n;
+        if (PyBytes_AsStringAndSize(col, &buf, &n) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (n > MAXLEN - 1) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "column too long");
+            return -1;
+        }
+        if (lens)
+            lens[i] = (int)n;
+        for (Py_ssize_t j = 0; j < n; j++) {
+            int c = (uint8_t)buf[j];
+            if (c >= NCARDS || seen[c]) {
+                Py_DECREF(seq);
+                PyErr_SetString(PyExc_ValueError, "bad or repeated card");
+                return -1;
+            }
+            seen[c] = 1;
+            key[c] = j ? (uint8_t)buf[j - 1] : BOTTOM;
+            if (board_order)
+                colmap[i][j] = (uint8_t)c;
+        }
+    }
+    Py_DECREF(seq);
+    char *cb;
+    Py_ssize_t ncb;
+    if (PyBytes_AsStringAndSize(cells, &cb, &ncb) < 0)
+        return -1;
+    if (ncb > r->ncells) {
+        PyErr_SetString(PyExc_ValueError, "more cards in cells than cells");
+        return -1;
+    }
+    for (Py_ssize_t j = 0; j < ncb; j++) {
+        int c = (uint8_t)cb[j];
+        if (c >= NCARDS || seen[c]) {
+            PyErr_SetString(PyExc_ValueError, "bad or repeated card");
+            return -1;
+        }
+        seen[c] = 1;
+        key[c] = CELL;
+    }
+    for (int s = 0; s < 4; s++) {
+        int home = 1;
+        for (int rk = 0; rk < 13; rk++) {
+            int c = rk * 4 + s;
+            if (key[c] != HOME)
+                home = 0;
+            else if (!home) {
+                PyErr_SetString(PyExc_ValueError, "foundations must be contiguous from the ace");
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static const char *limit_name(int lim)
+{
+    switch (lim) {
+    case LIM_STATES:
+        return "states";
+    case LIM_TIME:
+        return "timeout";
+    case LIM_MEMORY:
+        return "memory";
+    default:
+        return NULL;
+    }
+}
+
+static PyObject *line_from(Store *s, uint32_t end)
+{
+    PyObject *lst = PyList_New(0);
+    if (!lst)
+        return NULL;
+    uint32_t i = end;
+    while (i != UINT32_MAX) {
+        Rec *rec = rec_at(s, i);
+        if (rec->parent == UINT32_MAX)
+            break;
+        int dest = rec->dest;
+        int code = dest < NCARDS ? dest : dest == D_FOUNDATION ? -1 : dest == D_CELL ? -2 : -3;
+        PyObject *t = Py_BuildValue("(iii)", (int)rec->card, (int)rec->count, code);
+        if (!t || PyList_Append(lst, t) < 0) {
+            Py_XDECREF(t);
+            Py_DECREF(lst);
+            return NULL;
+        }
+        Py_DECREF(t);
+        i = rec->parent;
+    }
+    if (PyList_Reverse(lst) < 0) {
+        Py_DECREF(lst);
+        return NULL;
+    }
+    return lst;
+}
+
+/* solve(columns, cells, ncells, build, can_fill, supermoves, weights,
+ *       first_stage, beams, beam_weights, max_states, timeout, max_memory_mb)
+ * -> (status, limit, states, line, peak_bytes)
+ * status: "winnable", "impossible" or "unknown"; limit: "states", "timeout",
+ * "memory" or None; line: [(card, count, dest)], dest a card or -1
+ * (foundation), -2 (cell), -3 (empty column). */
+static PyObject *py_solve(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *cells, *weights_t, *beams_t, *beam_w_t;
+    int ncells, build, can_fill, supermoves;
+    long long first_stage, max_states;
+    double timeout;
+    long long max_mb;
+    if (!PyArg_ParseTuple(args, "OOiiiiOLOOLdL", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &weights_t, &first_stage, &beams_t, &beam_w_t, &max_states,
+                          &timeout, &max_mb))
+        return NULL;
+    Py_ssize_t ncols = PySequence_Size(columns);
+    if (ncols < 0)
+        return NULL;
+    Rules r;
+    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+        return NULL;
+    Weights w;
+    if (parse_weights(weights_t, &w) < 0)
+        return NULL;
+    uint8_t root[NCARDS];
+    if (parse_position(&r, columns, cells, root, 0, NULL, NULL) < 0)
+        return NULL;
+    int nbeams = 0, nbw = 0;
+    int widths[16];
+    Weights bws[8];
+    PyObject *bseq = PySequence_Fast(beams_t, "beams must be a sequence");
+    if (!bseq)
+        return NULL;
+    nbeams = (int)PySequence_Fast_GET_SIZE(bseq);
+    if (nbeams > 16) {
+        Py_DECREF(bseq);
+        PyErr_SetString(PyExc_ValueError, "at most 16 beams");
+        return NULL;
+    }
+    for (int i = 0; i < nbeams; i++) {
+        widths[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(bseq, i));
+        if (widths[i] < 1 || widths[i] > 10000000) {
+            Py_DECREF(bseq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "beam width out of range");
+            return NULL;
+        }
+    }
+    Py_DECREF(bseq);
+    PyObject *wseq = PySequence_Fast(beam_w_t, "beam weights must be a sequence");
+    if (!wseq)
+        return NULL;
+    nbw = (int)PySequence_Fast_GET_SIZE(wseq);
+    if (nbw > 8 || (nbeams && nbw < 1)) {
+        Py_DECREF(wseq);
+        PyErr_SetString(PyExc_ValueError, "1 to 8 beam weights");
+        return NULL;
+    }
+    for (int i = 0; i < nbw; i++)
+        if (parse_weights(PySequence_Fast_GET_ITEM(wseq, i), &bws[i]) < 0) {
+            Py_DECREF(wseq);
+            return NULL;
+        }
+    Py_DECREF(wseq);
+
+    Budget b;
+    memset(&b, 0, sizeof b);
+    b.max_states = max_states;
+    b.deadline = timeout > 0 ? now_s() + timeout : -1.0;
+    b.max_bytes = max_mb > 0 ? (size_t)max_mb * 1024u * 1024u : 0;
+
+    Child *kids = malloc(MAXCHILD * sizeof(Child));
+    if (!kids)
+        return PyErr_NoMemory();
+    int fnd[4];
+    foundations(root, fnd);
+    int status = ST_EXHAUSTED;
+    PyObject *line = NULL;
+    Store beam_store;
+    memset(&beam_store, 0, sizeof beam_store);
+    uint32_t win = 0;
+    Store *win_store = NULL;
+    BestFirst bf;
+    memset(&bf, 0, sizeof bf);
+    size_t peak = 0;
+
+    b.ts = PyEval_SaveThread();
+    int home = close_key(&r, root, fnd);
+    if (home == NCARDS) {
+        status = ST_WIN;
+    } else if (bf_init(&bf, &r, &w, &b, root, key_h(&r, &w, root)) < 0) {
+        status = ST_LIMIT;
+        if (!b.limit)
+            b.limit = LIM_MEMORY;
+    } else {
+        long long stop = first_stage >= 0 ? first_stage : (1LL << 62);
+        if (max_states >= 0 && stop > max_states)
+            stop = max_states;
+        status = bf_run(&bf, &b, stop, kids);
+        if (status == ST_WIN) {
+            win = bf.win;
+            win_store = &bf.store;
+        } else if (status == ST_STAGE) {
+            status = ST_STAGE;
+            for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
+                for (int k = 0; k < nbw; k++) {
+                    int st = beam(&r, &bws[k], &b, root, widths[i], &beam_store, &win, kids);
+                    if (b.bytes > peak)
+                        peak = b.bytes;
+                    if (st == ST_WIN) {
+                        status = ST_WIN;
+                        win_store = &beam_store;
+                        break;
+                    }
+                    store_free(&beam_store);
+                    if (st == ST_LIMIT || st == ST_ERROR) {
+                        status = st;
+                        break;
+                    }
+                }
+            }
+            if (status == ST_STAGE) {
+                long long rest = max_states >= 0 ? max_states : (1LL << 62);
+                status = bf_run(&bf, &b, rest, kids);
+                if (status == ST_STAGE)
+                    status = ST_LIMIT, b.limit = LIM_STATES;
+                if (status == ST_WIN) {
+                    win = bf.win;
+                    win_store = &bf.store;
+                }
+            }
+        } else if (status == ST_LIMIT && !b.limit) {
+            b.limit = LIM_MEMORY;
+        }
+    }
+    if (b.bytes > peak)
+        peak = b.bytes;
+    int interrupted = b.limit == LIM_INTERRUPT;
+    PyEval_RestoreThread(b.ts);
+    b.ts = NULL;
+
+    if (status == ST_WIN) {
+        line = win_store ? line_from(win_store, win) : PyList_New(0);
+    }
+    store_free(&beam_store);
+    bf_free(&bf, &b);
+    free(kids);
+    if (interrupted) {
+        Py_XDECREF(line);
+        if (!PyErr_Occurred())
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
+    if (status == ST_ERROR) {
+        Py_XDECREF(line);
+        PyErr_SetString(PyExc_RuntimeError, "the native core met a malformed position");
+        return NULL;
+    }
+    if (status == ST_WIN && !line)
+        return NULL;
+    const char *verdict = status == ST_WIN ? "winnable" : status == ST_EXHAUSTED ? "impossible"
+                                                                                  : "unknown";
+    const char *lim = status == ST_LIMIT ? limit_name(b.limit) : NULL;
+    if (status == ST_LIMIT && !lim)
+        lim = "memory";
+    PyObject *res = Py_BuildValue("(szLOn)", verdict, lim, b.states, line ? line : Py_None,
+                                  (Py_ssize_t)peak);
+    Py_XDECREF(line);
+    return res;
+}
+
+/* children(columns, cells, ncells, build, can_fill, supermoves) -> list of
+ * 52-byte keys: the children the search generates (closure applied). */
+static PyObject *py_children(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *cells;
+    int ncells, build, can_fill, supermoves;
+    if (!PyArg_ParseTuple(args, "OOiiii", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves))
+        return NULL;
+    Py_ssize_t ncols = PySequence_Size(columns);
+    if (ncols < 0)
+        return NULL;
+    Rules r;
+    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+        return NULL;
+    Weights w = {1, 1, 1, 1, 1, 1};
+    uint8_t key[NCARDS];
+    if (parse_position(&r, columns, cells, key, 0, NULL, NULL) < 0)
+        return NULL;
+    Pos pos;
+    if (decode(&r, &w, key, &pos) < 0) {
+        PyErr_SetString(PyExc_ValueError, "malformed position");
+        return NULL;
+    }
+    Child *kids = malloc(MAXCHILD * sizeof(Child));
+    if (!kids)
+        return PyErr_NoMemory();
+    int n = generate(&r, &w, key, &pos, pos_h(&w, &pos), kids);
+    PyObject *out = PyList_New(n);
+    if (!out) {
+        free(kids);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *t = Py_BuildValue("(y#iiii)", (const char *)kids[i].key, (Py_ssize_t)NCARDS,
+                                    (int)kids[i].card, (int)kids[i].count, (int)kids[i].dest,
+                                    kids[i].h);
+        if (!t) {
+            Py_DECREF(out);
+            free(kids);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, t);
+    }
+    free(kids);
+    return out;
+}
+
+/* legal_moves(columns, cells_by_place, ncells, build, can_fill, supermoves)
+ * -> every legal single-card move in board coordinates, as (src, dst):
+ * columns 0..12, cells 100..107, foundation 200. cells_by_place holds one
+ * byte a cell, 255 for an empty one. Uses the search's own tables and
+ * predicates (builds, ready). */
+static PyObject *py_legal_moves(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns;
+    const char *cb;
+    Py_ssize_t ncb;
+    int ncells, build, can_fill, supermoves;
+    if (!PyArg_ParseTuple(args, "Oy#iiii", &columns, &cb, &ncb, &ncells, &build, &can_fill,
+                          &supermoves))
+        return NULL;
+    Py_ssize_t ncols = PySequence_Size(columns);
+    if (ncols < 0)
+        return NULL;
+    Rules r;
+    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+        return NULL;
+    if (ncb != ncells) {
+        PyErr_SetString(PyExc_ValueError, "one byte a cell");
+        return NULL;
+    }
+    uint8_t packed[MAXCELLS];
+    int np = 0;
+    for (Py_ssize_t i = 0; i < ncb; i++)
+        if ((uint8_t)cb[i] != NONE)
+            packed[np++] = (uint8_t)cb[i];
+    PyObject *cells = PyBytes_FromStringAndSize((const char *)packed, np);
+    if (!cells)
+        return NULL;
+    uint8_t key[NCARDS];
+    uint8_t colmap[MAXCOLS][MAXLEN];
+    int lens[MAXCOLS];
+    int rc = parse_position(&r, columns, cells, key, 1, colmap, lens);
+    Py_DECREF(cells);
+    if (rc < 0)
+        return NULL;
+    int fnd[4];
+    foundations(key, fnd);
+    PyObject *out = PyList_New(0);
+    if (!out)
+        return NULL;
+#define ADD(s, d)                                                                                  \
+    do {                                                                                           \
+        PyObject *t_ = Py_BuildValue("(ii)", (s), (d));                                            \
+        if (!t_ || PyList_Append(out, t_) < 0) {                                                   \
+            Py_XDECREF(t_);                                                                        \
+            Py_DECREF(out);                                                                        \
+            return NULL;                                                                           \
+        }                                                                                          \
+        Py_DECREF(t_);                                                                             \
+    } while (0)
+    for (int i = 0; i < ncols; i++) {
+        if (!lens[i])
+            continue;
+        int c = colmap[i][lens[i] - 1];
+        if (ready(fnd, c))
+            ADD(i, 200);
+        for (int k = 0; k < ncells; k++)
+            if ((uint8_t)cb[k] == NONE)
+                ADD(i, 100 + k);
+        for (int j = 0; j < ncols; j++) {
+            if (j == i)
+                continue;
+            if (lens[j] ? r.builds[c][colmap[j][lens[j] - 1]] : r.can_fill)
+                ADD(i, j);
+        }
+    }
+    for (int k = 0; k < ncells; k++) {
+        int c = (uint8_t)cb[k];
+        if (c == NONE)
+            continue;
+        if (ready(fnd, c))
+            ADD(100 + k, 200);
+        for (int j = 0; j < ncols; j++)
+            if (lens[j] ? r.builds[c][colmap[j][lens[j] - 1]] : r.can_fill)
+                ADD(100 + k, j);
+    }
+#undef ADD
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
+    {"children", py_children, METH_VARARGS, "The children the search generates."},
+    {"legal_moves", py_legal_moves, METH_VARARGS, "Every legal single-card move."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_native", "The compiled search core of bakers.", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__native(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (!m)
+        return NULL;
+    if (PyModule_AddIntConstant(m, "RECORD_BYTES", (long)sizeof(Rec)) < 0 ||
+        PyModule_AddIntConstant(m, "VERSION", 1) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,188 @@
+"""The compiled search core, seen from Python.
+
+``bakers.solver._native`` (C, built by ``pip install .`` when a compiler is
+there) runs the whole search: state, move generation, safe-autoplay closure,
+canonical key, hash table, the best-first and beam searches and the limits.
+This module checks every position before it reaches the core and turns the
+game's rules into the plain numbers the core takes (rules as data: build
+policy, empty-column policy, run moves, cells). The line it returns is in card
+terms — ``(card, count, destination)`` — and :mod:`bakers.solver.api` plays it
+on the board and replays it through the rules engine before it is believed.
+
+>>> from bakers import Board
+>>> if AVAILABLE:
+...     out = search(Board.deal("freecell", 11982), Portfolio.for_game(
+...         Board.deal("freecell", 11982).game), timeout=None, max_states=None,
+...         max_memory_mb=None)
+...     print(out.verdict)
+... else:
+...     print("impossible")
+impossible
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from types import ModuleType
+
+from ..board import Board
+from ..games import Build, EmptyColumn, Game, RunMoves
+from .engine import BEAM_WEIGHTS, WEIGHTS, Weights
+
+_core: ModuleType | None
+try:
+    from . import _native as _core
+    IMPORT_ERROR: str | None = None
+except ImportError as exc:  # not built (no compiler) or not loadable here
+    _core = None
+    IMPORT_ERROR = str(exc)
+
+AVAILABLE = _core is not None
+RECORD_BYTES: int = int(getattr(_core, "RECORD_BYTES", 0))
+VERSION: int = int(getattr(_core, "VERSION", 0))
+
+BUILD_CODES = {Build.SAME_SUIT: 0, Build.ALTERNATE_COLOUR: 1, Build.ANY_SUIT: 2}
+PLACE_CELL = 100
+PLACE_FOUNDATION = 200
+
+# The portfolio (see bakers.solver): a complete best-first search first; when
+# its first stage runs out, beam searches; then the best-first search resumed.
+# The native core is fast enough to give the first stage far more room.
+FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
+BEAMS = (300, 1000, 3000, 10_000)
+
+CardLine = list[tuple[int, int, int]]
+
+
+def _weights(w: Weights) -> tuple[int, int, int, int, int, int]:
+    return (w.blocked, w.cell, w.home, w.empty, w.unbuilt, w.depth)
+
+
+@dataclasses.dataclass(frozen=True)
+class Portfolio:
+    """The search parameters handed to the core: heuristic weights, the size
+    of the first best-first stage, the beam widths and the beams' weights."""
+
+    weights: Weights
+    first_stage: int
+    beams: tuple[int, ...]
+    beam_weights: tuple[Weights, ...]
+
+    @classmethod
+    def for_game(cls, game: Game) -> Portfolio:
+        can_fill = game.empty_column is EmptyColumn.ANY
+        main = WEIGHTS[game.build]
+        beam_w = BEAM_WEIGHTS if game.build is Build.ANY_SUIT else (main,)
+        return cls(main, FIRST_STAGE[can_fill], BEAMS, tuple(beam_w))
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """What the core found: ``verdict`` is winnable, impossible or unknown;
+    ``limit`` names the limit that stopped it ("states", "timeout",
+    "memory"); ``line`` is the winning line in card terms."""
+
+    verdict: str
+    limit: str | None
+    states: int
+    line: CardLine
+    peak_bytes: int
+
+
+def _rules_args(game: Game) -> tuple[int, int, int, int]:
+    return (game.cells, BUILD_CODES[game.build],
+            int(game.empty_column is EmptyColumn.ANY),
+            int(game.run_moves is RunMoves.SUPERMOVE))
+
+
+def position_args(board: Board) -> tuple[list[bytes], bytes]:
+    """The board's columns and cells as card-index bytes, after checking the
+    position whole: 52 distinct cards, each in play or home, and the
+    foundations built from the ace. Raises ``ValueError`` otherwise, so that
+    a malformed position never reaches the core."""
+    pos = board.position
+    game = board.game
+    if len(pos.columns) != game.columns or len(pos.cells) != game.cells:
+        raise ValueError("the position does not fit the game's columns and cells")
+    cols = [bytes(c.index for c in col) for col in pos.columns]
+    cells = bytes(c.index for c in pos.cells if c is not None)
+    seen = bytearray(52)
+    for part in (*cols, cells):
+        for c in part:
+            if seen[c]:
+                raise ValueError("a card appears twice in the position")
+            seen[c] = 1
+    for suit, height in enumerate(pos.foundations):
+        if not 0 <= height <= 13:
+            raise ValueError("a foundation height is out of range")
+        for rank in range(13):
+            card = rank * 4 + suit
+            if seen[card] == (1 if rank < height else 0):
+                raise ValueError("the foundations and the cards in play do not add up")
+    if any(len(col) > 52 for col in cols):
+        raise ValueError("a column is too long")
+    return cols, cells
+
+
+def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
+           max_states: int | None, max_memory_mb: int | None) -> Outcome:
+    """Run the core's portfolio on ``board``'s position (the GIL is released
+    while it runs)."""
+    if _core is None:
+        raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
+    cols, cells = position_args(board)
+    status, limit, states, line, peak = _core.solve(
+        cols, cells, *_rules_args(board.game), _weights(portfolio.weights),
+        portfolio.first_stage, list(portfolio.beams),
+        [_weights(w) for w in portfolio.beam_weights],
+        -1 if max_states is None else max_states,
+        -1.0 if timeout is None else timeout,
+        -1 if max_memory_mb is None else max_memory_mb)
+    return Outcome(status, limit, states, list(line or []), peak)
+
+
+def children(board: Board) -> list[tuple[bytes, int, int, int, int]]:
+    """The children the core's search generates from ``board``'s position:
+    ``(key, card, count, destination, heuristic)``, keys in the core's
+    52-byte form (see :func:`key_parts`). For the differential tests."""
+    if _core is None:
+        raise RuntimeError("the native solver core is not available")
+    cols, cells = position_args(board)
+    return list(_core.children(cols, cells, *_rules_args(board.game)))
+
+
+def legal_moves(board: Board) -> list[tuple[int, int]]:
+    """Every legal single-card move of ``board`` from the core's generator:
+    ``(source, destination)``, columns 0..12, cells 100 + i, foundation 200."""
+    if _core is None:
+        raise RuntimeError("the native solver core is not available")
+    cols, _ = position_args(board)
+    by_place = bytes(255 if c is None else c.index for c in board.position.cells)
+    return list(_core.legal_moves(cols, by_place, *_rules_args(board.game)))
+
+
+def key_parts(key: bytes) -> tuple[bytes, bytes, list[bytes]]:
+    """A core key (per card: the card beneath it, 52 column bottom, 53 cell,
+    54 home) as foundations, sorted cells and columns (bottom card first)."""
+    above = [-1] * 55
+    fnd = [0, 0, 0, 0]
+    cells: list[int] = []
+    bottoms: list[int] = []
+    for c, v in enumerate(key):
+        if v < 52:
+            above[v] = c
+        elif v == 52:
+            bottoms.append(c)
+        elif v == 53:
+            cells.append(c)
+        else:
+            fnd[c & 3] += 1
+    cols: list[bytes] = []
+    for b in bottoms:
+        col = []
+        c = b
+        while c >= 0:
+            col.append(c)
+            c = above[c]
+        cols.append(bytes(col))
+    return bytes(fnd), bytes(sorted(cells)), cols
