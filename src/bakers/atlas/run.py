@@ -1,0 +1,289 @@
+"""Running an atlas: which deals still need work, chunks of them sent to
+workers (in this process, a local cluster of processes, or a Dask cluster),
+and each finished chunk written to the atlas file.
+
+A run goes through up to two *tiers*: every deal under the first budget, then
+the deals left with an unknown verdict, one per task, under the retry budget.
+What the file already holds decides what is left: a resolved verdict (at any
+budget, by any engine) is never solved again, nor is an unknown whose budget
+covers the tier's — so a killed run, started again, resumes where it stopped,
+and a run over a finished range solves nothing. ``retry_unknown`` retries,
+in the last tier, the unknowns that earlier runs left even at that budget.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+from ..survey import Limits
+from .errors import AtlasError
+from .plan import UNKNOWN, game_cells, next_cells
+from .store import AtlasStore, Known, ResultRow
+from .work import Attempt, Chunk, DealJob, budget_key, covers, solve_chunk
+
+BLOCK = 1000  # deals read from the file at a time when planning
+WORKER_DIED = "worker died"
+
+
+class Executor(Protocol):
+    """Runs chunks somewhere and yields each with its attempts as it finishes
+    (in any order)."""
+
+    workers: int
+
+    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
+        ...
+
+
+class InlineExecutor:
+    """Every chunk in this process, one after another (tests, debugging)."""
+
+    workers = 1
+
+    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
+        for chunk in chunks:
+            yield chunk, solve_chunk(chunk)
+
+
+class DaskExecutor:
+    """Chunks as tasks on a ``dask.distributed`` client, a few per worker in
+    flight at a time so that a huge range costs no memory up front.
+
+    A chunk whose workers keep dying (Dask gives up after its
+    ``allowed-failures`` retries, raising ``KilledWorker``) is split into one
+    task per deal; a single deal that still kills its worker is recorded as
+    unknown (``worker died``) at that budget, for ``--retry-unknown`` later.
+    """
+
+    def __init__(self, client: Any, per_worker: int = 4) -> None:
+        self.client = client
+        self.per_worker = per_worker
+
+    @property
+    def workers(self) -> int:
+        return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
+
+    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
+        dist = _distributed()
+        as_completed, killed_worker = dist.as_completed, dist.KilledWorker
+        window = self.workers * self.per_worker
+        pending: list[Chunk] = []
+        done_iter = as_completed()
+        in_flight: dict[str, Chunk] = {}
+
+        def submit(chunk: Chunk) -> None:
+            future = self.client.submit(solve_chunk, chunk, pure=False)
+            in_flight[future.key] = chunk
+            done_iter.add(future)
+
+        def fill() -> None:
+            while len(in_flight) < window:
+                chunk = pending.pop() if pending else next(chunks, None)
+                if chunk is None:
+                    return
+                submit(chunk)
+
+        fill()
+        for future in done_iter:
+            chunk = in_flight.pop(future.key)
+            try:
+                attempts = future.result()
+            except killed_worker:
+                if len(chunk.jobs) > 1:
+                    pending.extend(Chunk((job,), chunk.limits, chunk.tier)
+                                   for job in reversed(chunk.jobs))
+                else:
+                    yield chunk, died(chunk)
+            else:
+                yield chunk, attempts
+            finally:
+                future.release()
+            fill()
+
+
+def died(chunk: Chunk) -> list[Attempt]:
+    """Unknown attempts for the undecided cell counts of a one-deal chunk
+    whose worker died every time it was tried."""
+    from .work import ENGINE
+
+    out: list[Attempt] = []
+    for job in chunk.jobs:
+        solved, tried = dict(job.solved), set(job.tried)
+        while (k := next_cells(job.game, job.cells, solved, tried)) is not None:
+            tried.add(k)
+            out.append(Attempt(job.game, k, job.deal, UNKNOWN, 0, 0.0, 0.0, None,
+                               WORKER_DIED, ENGINE, chunk.limits))
+    return out
+
+
+def _distributed() -> Any:
+    """``dask.distributed`` (untyped, hence ``Any``), or a one-line error."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise AtlasError("the atlas needs dask.distributed: pip install 'bakers[atlas]'") from None
+
+
+@contextlib.contextmanager
+def dask_executor(scheduler: str | None, workers: int) -> Iterator[DaskExecutor]:
+    """A client of the cluster at ``scheduler`` or, without one, of a local
+    cluster of ``workers`` processes (one thread each) that ends with the
+    block."""
+    dist = _distributed()
+    Client, LocalCluster = dist.Client, dist.LocalCluster
+    if scheduler is None:
+        if workers < 1:
+            raise AtlasError("--workers must be at least 1")
+        # memory_limit=0: the solver keeps its own per-deal memory limit
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None, memory_limit=0,
+                          silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
+            yield DaskExecutor(client)
+        return
+    try:
+        client = Client(scheduler, timeout="15s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise AtlasError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        yield DaskExecutor(client)
+    finally:
+        client.close()
+
+
+# --- planning ------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Request:
+    """What a run is asked for."""
+
+    games: tuple[str, ...]
+    cells: tuple[int, ...]
+    first: int
+    last: int
+    limits: Limits
+    retry_limits: Limits | None
+    retry_unknown: bool = False
+    chunk: int | None = None
+
+    def tiers(self) -> list[Limits]:
+        if self.retry_limits is None or covers(self.limits, self.retry_limits):
+            return [self.limits]
+        return [self.limits, self.retry_limits]
+
+    def options(self) -> dict[str, Any]:
+        return {"games": list(self.games), "cells": list(self.cells), "first": self.first,
+                "last": self.last, "budget": budget_key(self.limits),
+                "retry_budget": None if self.retry_limits is None
+                else budget_key(self.retry_limits),
+                "retry_unknown": self.retry_unknown, "chunk": self.chunk}
+
+
+def tried_cells(known: Known | None, limits: Limits, retry: bool, run: int) -> set[int]:
+    """The cell counts left unknown under a budget covering ``limits`` (with
+    ``retry``: only those tried by this run itself)."""
+    if known is None:
+        return set()
+    return {k for k, attempts in known.unknown.items()
+            if any(covers(done, limits) and (not retry or by == run) for done, by in attempts)}
+
+
+def chunk_size(request: Request, workers: int) -> int:
+    """Deals per task: the requested size, or enough tasks for about 8 per
+    worker and game, at most 100 deals each."""
+    if request.chunk is not None:
+        return request.chunk
+    deals = request.last - request.first + 1
+    return max(1, min(100, math.ceil(deals / (8 * workers))))
+
+
+@dataclasses.dataclass
+class RunSummary:
+    run: int
+    solves: int = 0
+    solve_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    chunks: int = 0
+    synced: int = 0
+    per_tier: list[int] = dataclasses.field(default_factory=list)
+    unknown_left: int = 0
+
+
+def run_atlas(store: AtlasStore, request: Request, executor: Executor, *,
+              on_rows: Callable[[list[ResultRow]], None] | None = None,
+              on_tier: Callable[[int, Limits], None] | None = None) -> RunSummary:
+    """Solve what ``request`` needs that ``store`` lacks; write each chunk
+    as it finishes. ``on_rows`` sees the table rows each chunk wrote."""
+    if request.chunk is not None and request.chunk < 1:
+        raise AtlasError("--chunk must be at least 1")
+    start = time.perf_counter()
+    run = store.start_run(request.options())
+    summary = RunSummary(run=run)
+    tiers = request.tiers()
+    for tier, limits in enumerate(tiers):
+        if on_tier:
+            on_tier(tier, limits)
+        retry = request.retry_unknown and tier == len(tiers) - 1
+        size = chunk_size(request, executor.workers) if tier == 0 else 1
+        chunks = _chunks(store, request, limits, tier, retry, run, size, summary, on_rows)
+        solves = 0
+        for chunk, attempts in executor.map_unordered(chunks):
+            deals = [(job.game, job.deal, job.cells) for job in chunk.jobs]
+            rows = store.record(run, attempts, deals)
+            solves += len(attempts)
+            summary.solve_seconds += sum(a.seconds for a in attempts)
+            summary.chunks += 1
+            if on_rows:
+                on_rows(rows)
+        summary.per_tier.append(solves)
+        summary.solves += solves
+    store.finish_run(run)
+    summary.wall_seconds = time.perf_counter() - start
+    summary.unknown_left = sum(
+        store.count_done(game, k, request.first, request.last)[UNKNOWN]
+        for game in request.games for k in game_cells(game, request.cells))
+    return summary
+
+
+def _chunks(store: AtlasStore, request: Request, limits: Limits, tier: int, retry: bool,
+            run: int, size: int, summary: RunSummary,
+            on_rows: Callable[[list[ResultRow]], None] | None) -> Iterator[Chunk]:
+    """The chunks of one tier, block by block of deals, games interleaved so
+    that every table cell fills at the same pace. Deals with nothing to solve
+    whose table rows are missing (the verdicts follow from another run's
+    attempts) get their rows here, without a task."""
+    for block in range(request.first, request.last + 1, BLOCK):
+        block_last = min(block + BLOCK - 1, request.last)
+        for game in request.games:
+            cells = tuple(game_cells(game, request.cells))
+            known = store.known(game, block, block_last)
+            jobs: list[DealJob] = []
+            sync: list[tuple[str, int, tuple[int, ...]]] = []
+            for deal in range(block, block_last + 1):
+                k = known.get(deal)
+                solved = dict(k.solved) if k else {}
+                tried = tried_cells(k, limits, retry, run)
+                if next_cells(game, cells, solved, tried) is None:
+                    if k is None or not set(cells) <= k.rows:
+                        sync.append((game, deal, cells))
+                    continue
+                jobs.append(DealJob(game, deal, cells, tuple(sorted(solved.items())),
+                                    tuple(sorted(tried))))
+            if sync:
+                rows = store.record(run, [], sync)
+                summary.synced += len(sync)
+                if on_rows and rows:
+                    on_rows(rows)
+            for i in range(0, len(jobs), size):
+                yield Chunk(tuple(jobs[i:i + size]), limits, tier)
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
