@@ -37,7 +37,9 @@ class Executor(Protocol):
     """Runs chunks somewhere and yields each with its attempts as it finishes
     (in any order)."""
 
-    workers: int
+    @property
+    def workers(self) -> int:
+        ...
 
     def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
         ...
@@ -46,7 +48,9 @@ class Executor(Protocol):
 class InlineExecutor:
     """Every chunk in this process, one after another (tests, debugging)."""
 
-    workers = 1
+    @property
+    def workers(self) -> int:
+        return 1
 
     def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
         for chunk in chunks:
@@ -98,7 +102,7 @@ class DaskExecutor:
                 attempts = future.result()
             except killed_worker:
                 if len(chunk.jobs) > 1:
-                    pending.extend(Chunk((job,), chunk.limits, chunk.tier)
+                    pending.extend(Chunk((job,), chunk.limits, chunk.tier, chunk.engine)
                                    for job in reversed(chunk.jobs))
                 else:
                     yield chunk, died(chunk)
@@ -112,15 +116,17 @@ class DaskExecutor:
 def died(chunk: Chunk) -> list[Attempt]:
     """Unknown attempts for the undecided cell counts of a one-deal chunk
     whose worker died every time it was tried."""
-    from .work import ENGINE
+    from ..solver import check_engine
+    from .work import engine_label
 
+    label = engine_label(check_engine(chunk.engine))
     out: list[Attempt] = []
     for job in chunk.jobs:
         solved, tried = dict(job.solved), set(job.tried)
         while (k := next_cells(job.game, job.cells, solved, tried)) is not None:
             tried.add(k)
             out.append(Attempt(job.game, k, job.deal, UNKNOWN, 0, 0.0, 0.0, None,
-                               WORKER_DIED, ENGINE, chunk.limits))
+                               WORKER_DIED, label, chunk.limits))
     return out
 
 
@@ -172,6 +178,7 @@ class Request:
     retry_limits: Limits | None
     retry_unknown: bool = False
     chunk: int | None = None
+    engine: str | None = None
 
     def tiers(self) -> list[Limits]:
         if self.retry_limits is None or covers(self.limits, self.retry_limits):
@@ -183,7 +190,8 @@ class Request:
                 "last": self.last, "budget": budget_key(self.limits),
                 "retry_budget": None if self.retry_limits is None
                 else budget_key(self.retry_limits),
-                "retry_unknown": self.retry_unknown, "chunk": self.chunk}
+                "retry_unknown": self.retry_unknown, "chunk": self.chunk,
+                "engine": self.engine}
 
 
 def tried_cells(known: Known | None, limits: Limits, retry: bool, run: int) -> set[int]:
@@ -282,7 +290,7 @@ def _chunks(store: AtlasStore, request: Request, limits: Limits, tier: int, retr
                 if on_rows and rows:
                     on_rows(rows)
             for i in range(0, len(jobs), size):
-                yield Chunk(tuple(jobs[i:i + size]), limits, tier)
+                yield Chunk(tuple(jobs[i:i + size]), limits, tier, request.engine)
 
 
 def default_workers() -> int:

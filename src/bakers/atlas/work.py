@@ -10,15 +10,24 @@ so the worker's plan is the same wherever and whenever it runs.
 from __future__ import annotations
 
 import dataclasses
+import time
 
 from .. import __version__
-from ..survey import DealTask, Limits, solve_deal
+from ..board import Board
+from ..survey import Limits
+from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, next_cells
 
-ENGINE = f"bakers {__version__}"
-"""The engine label stored with every attempt: the package version whose
-solver produced it (a winnable or impossible verdict is a proof whatever the
-engine; the label matters for unknowns and for costs)."""
+
+def engine_label(engine: str) -> str:
+    """The engine stored with every attempt: its name and the package version
+    (a winnable or impossible verdict is a proof whatever the engine; the label
+    matters for unknowns and for costs).
+
+    >>> engine_label("native")
+    'native 0.1.0'
+    """
+    return f"{engine} {__version__}"
 
 
 def budget_key(limits: Limits) -> str:
@@ -28,7 +37,9 @@ def budget_key(limits: Limits) -> str:
     'states=500000 timeout=none memory=4096'
     """
     def text(value: float | int | None) -> str:
-        return "none" if value is None else f"{value:g}"
+        if value is None:
+            return "none"
+        return str(value) if isinstance(value, int) else f"{value:g}"
 
     return (f"states={text(limits.max_states)} timeout={text(limits.timeout)} "
             f"memory={text(limits.max_memory_mb)}")
@@ -71,6 +82,7 @@ class Chunk:
     jobs: tuple[DealJob, ...]
     limits: Limits
     tier: int = 0
+    engine: str | None = None  # None: the solver's default engine
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,22 +102,43 @@ class Attempt:
     limits: Limits
 
 
-def plan_deal(job: DealJob, limits: Limits) -> list[Attempt]:
+def solve_one(game: str, cells: int, deal: int, limits: Limits,
+              engine: str | None = None) -> Attempt:
+    """One solver call on a dealt board (no move texts: the atlas keeps the
+    verdict and the costs; a winning line is still replayed by the solver
+    before it is believed)."""
+    from ..solver import solve
+
+    board = Board.deal(game, deal, cells=cells)
+    start, cpu_start = time.perf_counter(), time.process_time()
+    try:
+        result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
+                       max_memory_mb=limits.max_memory_mb, engine=engine, texts=False)
+    except Exception as exc:  # a solver bug or a bad engine name: name the deal
+        raise AtlasError(f"{game} deal {deal} with {cells} cells: the solver failed: "
+                         f"{type(exc).__name__}: {exc}") from None
+    seconds = time.perf_counter() - start
+    won = result.verdict.value == WINNABLE
+    return Attempt(game=game, cells=cells, deal=deal, verdict=result.verdict.value,
+                   states=result.states, seconds=seconds,
+                   cpu_seconds=time.process_time() - cpu_start,
+                   moves=len(result.moves) if won else None, limit=result.limit or "",
+                   engine=engine_label(result.engine), limits=limits)
+
+
+def plan_deal(job: DealJob, limits: Limits, engine: str | None = None) -> list[Attempt]:
     """Solve ``job``'s deal at the cell counts the planner picks, one after
     another, until every requested count is decided or tried."""
     solved = dict(job.solved)
     tried = set(job.tried)
     out: list[Attempt] = []
     while (cells := next_cells(job.game, job.cells, solved, tried)) is not None:
-        r = solve_deal(DealTask(job.game, cells, job.deal, limits))
-        out.append(Attempt(
-            game=job.game, cells=cells, deal=job.deal, verdict=r.verdict, states=r.states,
-            seconds=r.seconds, cpu_seconds=r.cpu_seconds if r.cpu_seconds is not None
-            else r.seconds, moves=r.moves, limit=r.limit, engine=ENGINE, limits=limits))
-        if r.verdict in (WINNABLE, IMPOSSIBLE):
-            solved[cells] = r.verdict
+        attempt = solve_one(job.game, cells, job.deal, limits, engine)
+        out.append(attempt)
+        if attempt.verdict in (WINNABLE, IMPOSSIBLE):
+            solved[cells] = attempt.verdict
         else:
-            assert r.verdict == UNKNOWN
+            assert attempt.verdict == UNKNOWN
             tried.add(cells)
     return out
 
@@ -114,5 +147,5 @@ def solve_chunk(chunk: Chunk) -> list[Attempt]:
     """The task a worker runs: every deal of the chunk, in order."""
     out: list[Attempt] = []
     for job in chunk.jobs:
-        out.extend(plan_deal(job, chunk.limits))
+        out.extend(plan_deal(job, chunk.limits, chunk.engine))
     return out

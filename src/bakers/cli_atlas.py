@@ -1,0 +1,212 @@
+"""``bakers atlas run|report|export``: the solvability atlas from the command
+line. The logic lives in ``bakers.atlas``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
+from rich.table import Table
+
+from .atlas import AtlasError, Request, open_store, parse_cells, parse_deals, parse_games
+from .atlas.plan import game_cells
+from .atlas.run import dask_executor, default_workers, run_atlas
+from .atlas.store import ResultRow
+from .games import GAMES
+from .survey import Limits
+
+
+def _label(game: str, cells: int) -> str:
+    g = GAMES[game]
+    if not g.max_cells:
+        return g.title
+    return f"{g.title}, {cells} cell" if cells == 1 else f"{g.title}, {cells} cells"
+
+
+@click.group("atlas")
+def atlas() -> None:
+    """Solvability tables for every game and cell count: run, report, export."""
+
+
+@atlas.command("run")
+@click.option("--games", default="all", show_default=True,
+              help="'all' or a comma-separated list of games")
+@click.option("--cells", "cells_text", default="0-8", show_default=True,
+              help="free cells: a range or a list (Baker's Dozen has none)")
+@click.option("--deals", "deals_text", default="1-32000", show_default=True,
+              help="a range of deal numbers")
+@click.option("--out", default="atlas.sqlite", show_default=True,
+              help="the atlas file (SQLite), resumed if it exists")
+@click.option("--scheduler", default=None,
+              help="address of a Dask scheduler (tcp://host:8786); default: a local cluster")
+@click.option("--workers", type=int, default=None,
+              help="local worker processes (default: one per CPU)")
+@click.option("--chunk", type=int, default=None,
+              help="deals per task (default: about 8 tasks per worker, at most 100 deals)")
+@click.option("--max-states", type=int, default=1_000_000, show_default=True,
+              help="positions per solve in the first pass")
+@click.option("--retry-max-states", type=int, default=30_000_000, show_default=True,
+              help="positions per solve when retrying unknowns (0: no retry pass)")
+@click.option("--max-memory", type=int, default=4096, show_default=True,
+              help="MB per solve before giving up with 'unknown'")
+@click.option("--timeout", type=float, default=None,
+              help="seconds per solve (default: none; a timeout makes verdicts depend on speed)")
+@click.option("--retry-unknown", is_flag=True,
+              help="retry the unknowns earlier runs left, even at the same budget")
+@click.option("--engine", type=click.Choice(["native", "python"]), default=None,
+              help="solver engine (default: the solver's default)")
+@click.option("--json", "as_json", is_flag=True, help="print the run's summary as JSON")
+@click.option("--no-progress", is_flag=True, help="no progress bars")
+def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: str | None,
+            workers: int | None, chunk: int | None, max_states: int, retry_max_states: int,
+            max_memory: int, timeout: float | None, retry_unknown: bool, engine: str | None,
+            as_json: bool, no_progress: bool) -> None:
+    """Solve every game × cells × deal asked for that the atlas file lacks.
+
+    For FreeCell and Baker's Game each deal is solved at as few cell counts
+    as monotonicity allows (a win with k cells is a win with k+1); deals
+    left unknown are retried with the larger budget. Stop it at any time:
+    the same command resumes.
+    """
+    names = parse_games(games)
+    cells = parse_cells(cells_text)
+    first, last = parse_deals(deals_text)
+    if workers is not None and workers < 1:
+        raise AtlasError("--workers must be at least 1")
+    if chunk is not None and chunk < 1:
+        raise AtlasError("--chunk must be at least 1")
+    if max_states < 1 or retry_max_states < 0:
+        raise AtlasError("--max-states must be at least 1 and --retry-max-states at least 0")
+    if max_memory < 16:
+        raise AtlasError("--max-memory must be at least 16 (MB)")
+    if timeout is not None and not timeout > 0:
+        raise AtlasError("--timeout must be a positive number of seconds")
+    if engine is not None:
+        from .solver import check_engine
+        try:
+            check_engine(engine)
+        except ValueError as exc:
+            raise AtlasError(str(exc)) from None
+    limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory)
+    retry = (Limits(timeout=timeout, max_states=retry_max_states, max_memory_mb=max_memory)
+             if retry_max_states else None)
+    request = Request(tuple(names), tuple(cells), first, last, limits, retry,
+                      retry_unknown=retry_unknown, chunk=chunk, engine=engine)
+
+    err = Console(stderr=True)
+    progress = Progress(TextColumn("{task.description:<24}"), BarColumn(),
+                        MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
+                        console=err, disable=no_progress)
+    tasks: dict[tuple[str, int], TaskID] = {}
+    last_refresh = 0.0
+    with open_store(out) as store:
+        def refresh(force: bool = False) -> None:
+            nonlocal last_refresh
+            now = time.monotonic()
+            if no_progress or (not force and now - last_refresh < 0.5):
+                return
+            last_refresh = now
+            for (game, k), task in tasks.items():
+                c = store.count_done(game, k, first, last)
+                progress.update(task, completed=sum(c.values()),
+                                counts=f"[green]{c['winnable']} won[/] [red]{c['impossible']} "
+                                       f"lost[/] [yellow]{c['unknown']} unknown[/]")
+
+        def on_rows(rows: list[ResultRow]) -> None:
+            refresh()
+
+        def on_tier(tier: int, tier_limits: Limits) -> None:
+            if tier:
+                err.print(f"retry pass: unknowns solved again with max states "
+                          f"{tier_limits.max_states:,}", style="dim")
+
+        for game in names:
+            for k in game_cells(game, cells):
+                tasks[game, k] = progress.add_task(_label(game, k), total=last - first + 1,
+                                                   counts="")
+        refresh(force=True)
+        try:
+            with progress, dask_executor(scheduler, workers or default_workers()) as executor:
+                summary = run_atlas(store, request, executor, on_rows=on_rows, on_tier=on_tier)
+                refresh(force=True)
+        except KeyboardInterrupt:
+            click.echo(f"stopped: finished chunks are in {out}; run the same command to "
+                       "resume", err=True)
+            raise
+        table_rows = [(game, k, store.count_done(game, k, first, last))
+                      for game in names for k in game_cells(game, cells)]
+    if as_json:
+        click.echo(json.dumps({
+            "out": out, "solves": summary.solves, "solves_per_tier": summary.per_tier,
+            "solve_seconds": round(summary.solve_seconds, 3),
+            "wall_seconds": round(summary.wall_seconds, 3), "chunks": summary.chunks,
+            "unknown": summary.unknown_left,
+            "tables": [{"game": g, "cells": k, **c} for g, k, c in table_rows]}, indent=2))
+        return
+    table = Table(title=f"deals {first:,}–{last:,}", title_justify="left")
+    for name in ("table cell", "winnable", "impossible", "unknown", "winnable share"):
+        table.add_column(name, justify="left" if name == "table cell" else "right")
+    for game, k, c in table_rows:
+        resolved = c["winnable"] + c["impossible"]
+        share = f"{100 * c['winnable'] / resolved:.2f}%" if resolved else "–"
+        table.add_row(_label(game, k), f"{c['winnable']:,}", f"{c['impossible']:,}",
+                      f"{c['unknown']:,}", share)
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"{summary.solves:,} solves ({summary.per_tier}), "
+                  f"{summary.solve_seconds:,.1f} s of solver time in "
+                  f"{summary.wall_seconds:,.1f} s; {summary.unknown_left:,} unknown; "
+                  f"atlas in {out}", style="dim")
+
+
+@atlas.command("report")
+@click.argument("path")
+@click.option("--html", "html_out", default=None, help="write the HTML report here")
+@click.option("--markdown", "md_out", default=None,
+              help="write the Markdown report here ('-': standard output)")
+@click.option("--hardest", type=int, default=20, show_default=True,
+              help="how many of the hardest deals to list")
+def report_cmd(path: str, html_out: str | None, md_out: str | None, hardest: int) -> None:
+    """Tables, intervals, comparisons and plots from the atlas file PATH
+    (Markdown on standard output when neither --html nor --markdown is given)."""
+    from .atlas.report import gather, html_page, markdown
+
+    if hardest < 0:
+        raise AtlasError("--hardest must be at least 0")
+    with open_store(path, create=False) as store:
+        figures = gather(store, hardest=hardest)
+    if not figures.cells:
+        raise AtlasError(f"{path}: the atlas has no results yet")
+    if html_out:
+        Path(html_out).write_text(html_page(figures), encoding="utf-8")
+    if md_out or not html_out:
+        text = markdown(figures)
+        if md_out and md_out != "-":
+            Path(md_out).write_text(text, encoding="utf-8")
+        else:
+            click.echo(text)
+
+
+@atlas.command("export")
+@click.argument("path")
+@click.option("--out", default="-", show_default=True, help="CSV file ('-': standard output)")
+def export_cmd(path: str, out: str) -> None:
+    """Every row of the atlas file PATH as CSV:
+    game,cells,deal,verdict,how,states,seconds."""
+    from .atlas.report import export_rows
+
+    with open_store(path, create=False) as store:
+        if out == "-":
+            csv.writer(sys.stdout, lineterminator="\n").writerows(export_rows(store))
+            return
+        with open(out, "w", encoding="utf-8", newline="") as fh:
+            csv.writer(fh, lineterminator="\n").writerows(export_rows(store))
+
+
+COMMANDS = [atlas]
