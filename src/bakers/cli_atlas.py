@@ -126,13 +126,13 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
                 err.print(f"retry pass: unknowns solved again with max states "
                           f"{tier_limits.max_states:,}", style="dim")
 
-        for game in names:
-            for k in game_cells(game, cells):
-                tasks[game, k] = progress.add_task(_label(game, k), total=last - first + 1,
-                                                   counts="")
-        refresh(force=True)
         try:
-            with progress, dask_executor(scheduler, workers or default_workers()) as executor:
+            with dask_executor(scheduler, workers or default_workers()) as executor, progress:
+                for game in names:
+                    for k in game_cells(game, cells):
+                        tasks[game, k] = progress.add_task(
+                            _label(game, k), total=last - first + 1, counts="")
+                refresh(force=True)
                 summary = run_atlas(store, request, executor, on_rows=on_rows, on_tier=on_tier)
                 refresh(force=True)
         except KeyboardInterrupt:

@@ -155,7 +155,7 @@ def dask_executor(scheduler: str | None, workers: int) -> Iterator[DaskExecutor]
             yield DaskExecutor(client)
         return
     try:
-        client = Client(scheduler, timeout="15s")
+        client = Client(scheduler, timeout="10s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise AtlasError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
     try:

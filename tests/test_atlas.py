@@ -1,0 +1,466 @@
+"""The atlas: the planner's monotonicity, every table row against a direct
+solve, resume and idempotence (a killed run too), retries of unknowns, the
+report's figures, the CSV export, bad input, and a real Dask scheduler with
+two worker processes started from the command line (one of them killed
+mid-run) giving the same table as a run in this process."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bakers.atlas import AtlasError, Request, open_store, parse_cells, parse_deals, run_atlas
+from bakers.atlas import work as atlas_work
+from bakers.atlas.plan import NEVER, bounds, fewest_cells, infer, next_cells, prior
+from bakers.atlas.report import PUBLISHED, gather, html_page, markdown, z_score
+from bakers.atlas.run import InlineExecutor
+from bakers.atlas.work import Attempt, DealJob, budget_key, covers, plan_deal
+from bakers.board import Board
+from bakers.cli import main
+from bakers.solver import solve
+from bakers.survey import Limits
+
+ALL = ("freecell", "bakers_game", "bakers_dozen")
+CELLS = tuple(range(9))
+LIMITS = Limits(timeout=None, max_states=1_000_000, max_memory_mb=2048)
+BIN = Path(sys.executable).parent
+
+
+def request(first: int, last: int, games: tuple[str, ...] = ALL, cells: tuple[int, ...] = CELLS,
+            limits: Limits = LIMITS, retry: Limits | None = None, **kw: object) -> Request:
+    return Request(games, cells, first, last, limits, retry, **kw)  # type: ignore[arg-type]
+
+
+def table(path: Path) -> list[tuple[object, ...]]:
+    """The table rows that must not depend on where or how often it ran."""
+    with sqlite3.connect(path) as db:
+        return db.execute("SELECT game, cells, deal, verdict, how, source_cells, states "
+                          "FROM results ORDER BY game, cells, deal").fetchall()
+
+
+def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code: int | str | None = 0
+    try:
+        main(args)
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return (code if isinstance(code, int) else (0 if code is None else 1)), out, err
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Deals 1-6 of every game and cell count, solved in this process."""
+    path = tmp_path_factory.mktemp("atlas") / "small.sqlite"
+    with open_store(path) as store:
+        run_atlas(store, request(1, 6), InlineExecutor())
+    return path
+
+
+# --- the planner -------------------------------------------------------------------
+
+def test_inference_follows_monotonicity() -> None:
+    assert infer({4: "winnable"}, [3, 4, 5]) == {4: ("winnable", 4), 5: ("winnable", 4)}
+    assert infer({2: "impossible"}, [1, 2, 3]) == {1: ("impossible", 2), 2: ("impossible", 2)}
+    assert bounds({}) == (0, NEVER)
+    assert fewest_cells({1: "impossible", 2: "winnable"}) == 2
+    assert fewest_cells({8: "impossible"}) == NEVER
+    assert fewest_cells({3: "winnable"}) is None
+    with pytest.raises(AtlasError, match="contradict"):
+        bounds({3: "winnable", 5: "impossible"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(game=st.sampled_from(["freecell", "bakers_game", "other"]),
+       threshold=st.integers(0, NEVER),
+       cells=st.sets(st.integers(0, 8), min_size=1),
+       unknown=st.sets(st.integers(0, 8)))
+def test_planner_decides_every_cell_solving_each_at_most_once(
+        game: str, threshold: int, cells: set[int], unknown: set[int]) -> None:
+    """Against an oracle deal with a given threshold (and cell counts the
+    solver cannot decide), the plan ends with every decidable requested
+    count decided rightly, never solving a count twice; with the uniform
+    prior (a game without published shares) it is a binary search."""
+    wanted = sorted(cells)
+    solved: dict[int, str] = {}
+    tried: set[int] = set()
+    calls: list[int] = []
+    while (k := next_cells(game, wanted, solved, tried)) is not None:
+        assert k in cells and k not in calls
+        calls.append(k)
+        if k in unknown:
+            tried.add(k)
+        else:
+            solved[k] = "winnable" if k >= threshold else "impossible"
+    decided = infer(solved, wanted)
+    for k in wanted:
+        if k in decided:
+            assert decided[k][0] == ("winnable" if k >= threshold else "impossible")
+        else:
+            assert k in unknown
+    if not unknown & cells:
+        assert set(decided) == cells
+        if game == "other":
+            assert len(calls) <= 4  # ceil(log2(10 thresholds))
+
+
+def expected_solves(game: str, planner: str) -> float:
+    """Solves per deal over cells 0-8, averaged over ``game``'s prior."""
+    total = 0.0
+    for threshold, p in enumerate(prior(game)):
+        solved: dict[int, str] = {}
+        while (k := next_cells(planner, CELLS, solved, set())) is not None:
+            solved[k] = "winnable" if k >= threshold else "impossible"
+            total += p
+    return total
+
+
+def test_the_prior_saves_solves_over_plain_binary_search() -> None:
+    assert expected_solves("freecell", "freecell") == pytest.approx(2.2, abs=0.01)
+    assert expected_solves("freecell", "other") > 3.5
+    assert expected_solves("bakers_game", "bakers_game") < 2.4
+    assert expected_solves("bakers_game", "other") > 3.2
+
+
+def test_prior_makes_the_usual_freecell_deal_take_two_solves() -> None:
+    """A FreeCell deal that needs 2 cells: won with 2, lost with 1, done."""
+    solved: dict[int, str] = {}
+    order = []
+    while (k := next_cells("freecell", CELLS, solved, set())) is not None:
+        order.append(k)
+        solved[k] = "winnable" if k >= 2 else "impossible"
+    assert order == [2, 1]
+
+
+def test_plan_deal_uses_known_verdicts_and_skips_tried_cells(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def fake(game: str, cells: int, deal: int, limits: Limits,
+             engine: str | None = None) -> Attempt:
+        calls.append(cells)
+        verdict = "winnable" if cells >= 5 else "impossible"
+        return Attempt(game, cells, deal, verdict, 1, 0.0, 0.0, None, "", "test", limits)
+
+    monkeypatch.setattr(atlas_work, "solve_one", fake)
+    job = DealJob("bakers_game", 7, CELLS, solved=((4, "impossible"),), tried=(6,))
+    attempts = plan_deal(job, LIMITS)
+    assert 4 not in calls and 6 not in calls
+    assert calls == [5]  # 4 lost is known; 5 won settles everything else
+    assert [a.cells for a in attempts] == [5]
+
+
+def test_budgets() -> None:
+    assert budget_key(LIMITS) == "states=1000000 timeout=none memory=2048"
+    assert covers(Limits(None, None, None), LIMITS)
+    assert not covers(LIMITS, Limits(None, 2_000_000, 2048))
+    assert not covers(Limits(5.0, 1_000_000, 2048), LIMITS)  # a timeout stopped it sooner
+
+
+def test_option_parsing() -> None:
+    assert parse_cells("0-2,4") == [0, 1, 2, 4]
+    assert parse_cells("3") == [3]
+    assert parse_deals("1-32,000") == (1, 32000)
+    for bad in ("9", "4-2", "x", ""):
+        with pytest.raises(AtlasError):
+            parse_cells(bad)
+
+
+# --- real solves -------------------------------------------------------------------
+
+def test_every_row_agrees_with_a_direct_solve(small: Path) -> None:
+    """Solved or inferred, each verdict is the solver's own at that count."""
+    rows = table(small)
+    assert len(rows) == 6 * (9 + 9 + 1)
+    for game, cells, deal, verdict, how, source, _ in rows:
+        assert how in ("solved", "inferred")
+        assert (how == "solved") == (source == cells)
+        direct = solve(Board.deal(str(game), int(str(deal)), cells=int(str(cells))),
+                       max_states=1_000_000, texts=False)
+        assert verdict == direct.verdict.value, (game, cells, deal)
+
+
+def test_monotonicity_saves_most_solves(small: Path) -> None:
+    with sqlite3.connect(small) as db:
+        attempts = db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
+        inferred = db.execute("SELECT COUNT(*) FROM results WHERE how = 'inferred'"
+                              ).fetchone()[0]
+        per_deal = db.execute("SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM attempts "
+                              "WHERE game != 'bakers_dozen' GROUP BY game, deal)").fetchone()[0]
+    assert attempts < 6 * 19 / 2
+    assert inferred > 6 * 19 / 2
+    assert per_deal <= 5
+
+
+def test_a_second_run_solves_nothing_and_adds_no_row(small: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "again.sqlite"
+    with sqlite3.connect(small) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)
+    before = table(copy)
+    with open_store(copy) as store:
+        summary = run_atlas(store, request(1, 6), InlineExecutor())
+    assert summary.solves == 0 and summary.chunks == 0
+    assert table(copy) == before
+
+
+def test_a_wider_request_reuses_what_is_known(tmp_path: Path) -> None:
+    """Cells 4 first, then 0-8: the second run infers what follows from the
+    first run's attempts and solves only the rest; the table is the same as
+    solving 0-8 at once."""
+    staged, direct = tmp_path / "staged.sqlite", tmp_path / "direct.sqlite"
+    with open_store(staged) as store:
+        run_atlas(store, request(1, 5, games=("bakers_game",), cells=(4,)), InlineExecutor())
+        first = store.db.execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
+        assert first == 5
+        run_atlas(store, request(1, 5, games=("bakers_game",)), InlineExecutor())
+        cells4 = store.db.execute("SELECT COUNT(*) FROM attempts WHERE cells = 4").fetchone()[0]
+    assert cells4 == 5  # not solved again
+    with open_store(direct) as store:
+        run_atlas(store, request(1, 5, games=("bakers_game",)), InlineExecutor())
+    verdicts = [(g, c, d, v) for g, c, d, v, *_ in table(staged)]
+    assert verdicts == [(g, c, d, v) for g, c, d, v, *_ in table(direct)]
+
+
+def test_unknowns_are_retried_with_the_larger_budget(tmp_path: Path) -> None:
+    path = tmp_path / "retry.sqlite"
+    tiny = Limits(timeout=None, max_states=50, max_memory_mb=2048)
+    with open_store(path) as store:
+        summary = run_atlas(store, request(1, 4, games=("freecell",), cells=(4,), limits=tiny),
+                            InlineExecutor())
+        assert summary.unknown_left > 0  # 50 positions decide few deals
+        again = run_atlas(store, request(1, 4, games=("freecell",), cells=(4,), limits=tiny),
+                          InlineExecutor())
+        assert again.solves == 0  # same budget: the unknowns stand
+        forced = run_atlas(store, request(1, 4, games=("freecell",), cells=(4,), limits=tiny,
+                                          retry_unknown=True), InlineExecutor())
+        assert forced.solves == summary.unknown_left  # --retry-unknown: tried again
+        done = run_atlas(store, request(1, 4, games=("freecell",), cells=(4,), limits=tiny,
+                                        retry=LIMITS), InlineExecutor())
+        assert done.per_tier[0] == 0 and done.per_tier[1] == summary.unknown_left
+        assert done.unknown_left == 0
+        budgets = {r[0] for r in store.db.execute("SELECT DISTINCT budget FROM attempts")}
+    assert budgets == {budget_key(tiny), budget_key(LIMITS)}
+    assert all(v == "winnable" for _, _, _, v, *_ in table(path))
+
+
+# --- report and export ---------------------------------------------------------------
+
+def test_z_scores() -> None:
+    assert z_score(0.75, 32_000, 0.75, 0.0, population=32_000) is None  # exact agreement
+    assert z_score(0.76, 32_000, 0.75, 0.0, population=32_000) == float("inf")
+    z = z_score(0.8, 100, 0.75, 0.0)
+    assert z is not None and abs(z - 0.05 / (0.16 / 100) ** 0.5) < 1e-9
+    z = z_score(0.75, 10_000, 0.75053, 0.028 / 1.959963984540054)
+    assert z is not None and -0.2 < z < 0
+
+
+def test_report_has_every_part(small: Path) -> None:
+    with open_store(small, create=False) as store:
+        figures = gather(store, hardest=5)
+    assert len(figures.cells) == 19
+    fc4 = figures.cell("freecell", 4)
+    assert fc4 is not None and fc4.deals == 6 and fc4.winnable == 6 and fc4.ci95 is not None
+    assert sum(figures.fewest["freecell"].values()) == 6
+    assert None not in figures.fewest["freecell"]  # cells 0-8 pin every deal down
+    assert len(figures.hardest) == 5
+    labels = {c.figure.label for c in figures.comparisons}
+    assert labels == {p.label for p in PUBLISHED}  # deals 1-6 overlap every figure
+    text = markdown(figures)
+    for heading in ("Winnable share by game and cells", "Fewest cells that win each deal",
+                    "Hardest deals", "Published figures beside the atlas"):
+        assert f"## {heading}" in text
+    page = html_page(figures)
+    assert page.count("<svg") == 3  # plots inline; nothing loaded from elsewhere
+    for outside in ("<script", "<link", "<img", "src=", 'href="http', "url(http"):
+        assert outside not in page
+
+
+def test_cli_report_and_export(small: Path, tmp_path: Path,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    html_out, md_out, csv_out = tmp_path / "a.html", tmp_path / "a.md", tmp_path / "a.csv"
+    code, _, err = run_cli(["atlas", "report", str(small), "--html", str(html_out),
+                            "--markdown", str(md_out)], capsys)
+    assert code == 0, err
+    assert html_out.read_text().startswith("<!doctype html>")
+    assert "| FreeCell | 4 |" in md_out.read_text()
+    code, _, err = run_cli(["atlas", "export", str(small), "--out", str(csv_out)], capsys)
+    assert code == 0, err
+    with csv_out.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0]) == ["game", "cells", "deal", "verdict", "how", "states", "seconds"]
+    assert len(rows) == 6 * 19
+    assert {r["how"] for r in rows} == {"solved", "inferred"}
+    assert all(r["states"] == "0" for r in rows if r["how"] == "inferred")
+
+
+@pytest.mark.parametrize("args", [
+    ["atlas", "run", "--games", "spider"],
+    ["atlas", "run", "--cells", "0-9"],
+    ["atlas", "run", "--deals", "10-1"],
+    ["atlas", "run", "--deals", "0-5"],
+    ["atlas", "run", "--workers", "0"],
+    ["atlas", "run", "--chunk", "0"],
+    ["atlas", "run", "--scheduler", "tcp://127.0.0.1:1", "--deals", "1-2", "--cells", "4",
+     "--games", "freecell", "--out", "{tmp}/x.sqlite"],
+    ["atlas", "report", "{tmp}/missing.sqlite"],
+    ["atlas", "export", "{tmp}/not-an-atlas.txt"],
+    ["atlas", "report", "{tmp}/other.sqlite"],
+])
+def test_bad_input_is_one_line_and_exit_2(args: list[str], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "not-an-atlas.txt").write_text("game,cells\n")
+    with sqlite3.connect(tmp_path / "other.sqlite") as db:
+        db.execute("CREATE TABLE t (x)")
+    code, _, err = run_cli([a.replace("{tmp}", str(tmp_path)) for a in args], capsys)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+
+
+# --- processes: the CLI on a local cluster, a kill, and a Dask cluster -----------------
+
+def bakers(*args: str, **kw: object) -> subprocess.Popen[str]:
+    return subprocess.Popen([str(BIN / "bakers"), *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kw)  # type: ignore[call-overload]
+
+
+def wait_rows(path: Path, n: int, proc: subprocess.Popen[str], timeout: float = 120) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            return
+        try:
+            with sqlite3.connect(path, timeout=5) as db:
+                if db.execute("SELECT COUNT(*) FROM results").fetchone()[0] >= n:
+                    return
+        except sqlite3.OperationalError:
+            pass
+        time.sleep(0.2)
+    raise AssertionError("no rows appeared")
+
+
+def test_killed_run_resumes_without_recomputing(tmp_path: Path) -> None:
+    """``kill -9`` mid-run, then the same command: the table equals a clean
+    run's, and no attempt stored before the kill was made again."""
+    path = tmp_path / "killed.sqlite"
+    args = ["atlas", "run", "--games", "bakers_game", "--cells", "2-5", "--deals", "1-60",
+            "--out", str(path), "--workers", "1", "--chunk", "2", "--no-progress"]
+    proc = bakers(*args, start_new_session=True)
+    try:
+        wait_rows(path, 8, proc)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    with sqlite3.connect(path) as db:
+        before = dict(((g, c, d, b), s) for g, c, d, b, s in db.execute(
+            "SELECT game, cells, deal, budget, run FROM attempts"))
+    assert before and all(run == 1 for run in before.values())
+    finished = bakers(*args)
+    out, err = finished.communicate(timeout=300)
+    assert finished.returncode == 0, err
+    with sqlite3.connect(path) as db:
+        after = dict(((g, c, d, b), s) for g, c, d, b, s in db.execute(
+            "SELECT game, cells, deal, budget, run FROM attempts"))
+    assert all(after[key] == 1 for key in before)  # kept, not solved again
+    clean = tmp_path / "clean.sqlite"
+    with open_store(clean) as store:
+        run_atlas(store, request(1, 60, games=("bakers_game",), cells=(2, 3, 4, 5)),
+                  InlineExecutor())
+    assert table(path) == table(clean)
+
+
+@pytest.fixture
+def dask_cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+    """``dask scheduler`` and two ``dask worker`` processes, from the command line."""
+    sched_file = tmp_path / "scheduler.json"
+    procs: list[subprocess.Popen[bytes]] = []
+    log = (tmp_path / "dask.log").open("wb")
+    try:
+        procs.append(subprocess.Popen(
+            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
+             "--no-dashboard", "--scheduler-file", str(sched_file)],
+            stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        end = time.monotonic() + 60
+        while not sched_file.exists() or not sched_file.read_text().strip():
+            assert time.monotonic() < end, "the scheduler did not start"
+            time.sleep(0.2)
+        address = json.loads(sched_file.read_text())["address"]
+        for name in ("w1", "w2"):
+            procs.append(subprocess.Popen(
+                [str(BIN / "dask"), "worker", address, "--name", name, "--nthreads", "1",
+                 "--no-nanny", "--no-dashboard"],
+                stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+        from distributed import Client
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, procs
+    finally:
+        for proc in reversed(procs):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+        for proc in procs:
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        log.close()
+
+
+@pytest.mark.slow
+def test_dask_cluster_gives_the_local_table_even_when_a_worker_dies(
+        dask_cluster: tuple[str, list[subprocess.Popen[bytes]]], small: Path,
+        tmp_path: Path) -> None:
+    address, procs = dask_cluster
+    path = tmp_path / "dask.sqlite"
+    run = bakers("atlas", "run", "--games", "all", "--cells", "0-8", "--deals", "1-6",
+                 "--out", str(path), "--scheduler", address, "--chunk", "1", "--no-progress")
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    assert table(path) == table(small)
+    with sqlite3.connect(path) as db:
+        engines = {r[0] for r in db.execute("SELECT DISTINCT engine FROM attempts")}
+    assert len(engines) == 1
+
+    # one worker killed (SIGKILL) while it holds a chunk: its chunk is rerun
+    # on the other worker and the table is still the local one
+    killed = tmp_path / "killed.sqlite"
+    run = bakers("atlas", "run", "--games", "bakers_game", "--cells", "2-5", "--deals", "1-60",
+                 "--out", str(killed), "--scheduler", address, "--chunk", "3", "--no-progress")
+    wait_rows(killed, 4, run)
+    os.killpg(procs[1].pid, signal.SIGKILL)
+    out, err = run.communicate(timeout=300)
+    assert run.returncode == 0, err
+    local = tmp_path / "local.sqlite"
+    with open_store(local) as store:
+        run_atlas(store, request(1, 60, games=("bakers_game",), cells=(2, 3, 4, 5)),
+                  InlineExecutor())
+    assert table(killed) == table(local)
+
+
+def test_cli_run_on_a_local_cluster(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "cli.sqlite"
+    args = ["atlas", "run", "--games", "freecell,bakers-game", "--cells", "3,4",
+            "--deals", "1-8", "--out", str(path), "--workers", "2", "--no-progress", "--json"]
+    code, out, err = run_cli(args, capsys)
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["unknown"] == 0 and summary["solves"] > 0
+    assert {(t["game"], t["cells"]) for t in summary["tables"]} == {
+        ("freecell", 3), ("freecell", 4), ("bakers_game", 3), ("bakers_game", 4)}
+    local = tmp_path / "inline.sqlite"
+    with open_store(local) as store:
+        run_atlas(store, request(1, 8, games=("freecell", "bakers_game"), cells=(3, 4)),
+                  InlineExecutor())
+    assert table(path) == table(local)
