@@ -367,7 +367,7 @@ def test_killed_run_resumes_without_recomputing(tmp_path: Path) -> None:
             "SELECT game, cells, deal, budget, run FROM attempts"))
     assert before and all(run == 1 for run in before.values())
     finished = bakers(*args)
-    out, err = finished.communicate(timeout=300)
+    _, err = finished.communicate(timeout=300)
     assert finished.returncode == 0, err
     with sqlite3.connect(path) as db:
         after = dict(((g, c, d, b), s) for g, c, d, b, s in db.execute(
@@ -426,7 +426,7 @@ def test_dask_cluster_gives_the_local_table_even_when_a_worker_dies(
     path = tmp_path / "dask.sqlite"
     run = bakers("atlas", "run", "--games", "all", "--cells", "0-8", "--deals", "1-6",
                  "--out", str(path), "--scheduler", address, "--chunk", "1", "--no-progress")
-    out, err = run.communicate(timeout=300)
+    _, err = run.communicate(timeout=300)
     assert run.returncode == 0, err
     assert table(path) == table(small)
     with sqlite3.connect(path) as db:
@@ -439,8 +439,9 @@ def test_dask_cluster_gives_the_local_table_even_when_a_worker_dies(
     run = bakers("atlas", "run", "--games", "bakers_game", "--cells", "2-5", "--deals", "1-60",
                  "--out", str(killed), "--scheduler", address, "--chunk", "3", "--no-progress")
     wait_rows(killed, 4, run)
+    assert run.poll() is None, "the run ended before a worker could be killed"
     os.killpg(procs[1].pid, signal.SIGKILL)
-    out, err = run.communicate(timeout=300)
+    _, err = run.communicate(timeout=300)
     assert run.returncode == 0, err
     local = tmp_path / "local.sqlite"
     with open_store(local) as store:
