@@ -62,7 +62,8 @@ def test_create_numbered_deal(client: TestClient) -> None:
     assert g["level"] == "normal" and g["cells"] == 4 and g["columns_count"] == 8
     assert g["position"] == Board.deal("bakers_game", 617).to_text()
     assert g["moves"] == [] and "1a" in g["legal_moves"]
-    assert g["score"] == {"moves": 0, "seconds": 0.0, "score": 0, "home": 0}
+    assert {k: g["score"][k] for k in ("moves", "seconds", "score", "home")} == \
+        {"moves": 0, "seconds": 0.0, "score": 0, "home": 0}
     assert client.get(f"/api/games/{g['id']}").json()["position"] == g["position"]
 
 
@@ -138,17 +139,22 @@ QC
                                  "you can move 4")
 
 
-def test_autoplay_setting_and_last_auto(client: TestClient) -> None:
+def moved(g: dict[str, Any]) -> list[tuple[list[str], str, str]]:
+    return [(m["cards"], m["from"], m["to"]) for m in g["action"]["movements"]]
+
+
+def test_autoplay_setting_and_card_movements(client: TestClient) -> None:
     g = new_game(client, position=WIN_IN_TWO, autoplay="off")
     gid = g["id"]
     assert g["settings"]["autoplay"] == "off"
     g = client.post(f"/api/games/{gid}/settings", json={"autoplay": "safe"}).json()
     assert g["settings"] == {"autoplay": "safe", "order": "cell_first"}
     g = client.post(f"/api/games/{gid}/moves", json={"move": "34"}).json()
-    assert g["last_auto"] == ["4h"]
+    assert moved(g) == [(["KD"], "3", "4"), (["KD"], "4", "h")] and g["action"]["kind"] == "move"
     g = client.post(f"/api/games/{gid}/moves", json={"move": "1a"}).json()
     assert g["status"] == "won" and g["legal_moves"] == []
-    assert g["last_auto"][-1].endswith("h") and g["score"]["home"] == 52
+    assert moved(g)[0] == (["KH"], "1", "a") and all(to == "h" for _c, _f, to in moved(g)[1:])
+    assert len(moved(g)) == 5 and g["score"]["home"] == 52
     assert client.post(f"/api/games/{gid}/moves", json={"move": "1a"}).status_code == 409
     assert client.post(f"/api/games/{gid}/undo").status_code == 409
     assert client.get(f"/api/games/{gid}/hint").status_code == 409
@@ -626,13 +632,12 @@ def test_table_page_context(db_url: str) -> None:
             c.get("/")
     ctx = seen["table.html"]
     assert ctx["game_json"]["deal"] == 5 and ctx["game_json"]["cells"] == 3
-    assert ctx["new_game"] == {"game": "freecell", "deal": None, "cells": 3, "level": "hard",
-                               "daily": False, "winnable": False}
+    assert ctx["game_json"]["next_deal"] == {"game": "freecell", "cells": 3, "level": "hard"}
     assert {g["name"] for g in ctx["games"]} == {"bakers_game", "freecell", "bakers_dozen"}
     assert all({"name", "title", "levels", "max_cells"} <= set(g) for g in ctx["games"])
     home = seen.get("home.html")
     if home is not None:
-        assert home["game_json"] is None and home["new_game"] is None
+        assert home["game_json"] is None
 
 
 @pytest.mark.parametrize("url,status", [
@@ -743,3 +748,115 @@ def test_stopping_the_server_ends_its_solver_workers(tmp_path: Path,
     alive = [pid for pid in found if Path(f"/proc/{pid}").exists()
              and "spawn_main" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")]
     assert alive == []
+
+
+# --- the table's own requests: intents, the clock, winnable-only, Continue -------------------
+
+def test_intent_plays_or_says_why_without_an_error_status(client: TestClient) -> None:
+    """The page sends what the player did; a refusal is an expected answer
+    (200, ``refused``), not a 4xx the browser logs as a failed load."""
+    g = new_game(client, deal=617)
+    gid = g["id"]
+    refused = client.post(f"/api/games/{gid}/intent", json={"from": "1", "to": "2"})
+    assert refused.status_code == 200
+    body = refused.json()
+    assert body["refused"] == "J♦ cannot go on K♠: columns build down one rank at a time"
+    assert body["moves"] == [] and body["columns"] == g["columns"]
+    played = client.post(f"/api/games/{gid}/intent", json={"from": "1", "to": "a"}).json()
+    assert played["refused"] is None and played["moves"] == ["1a"]
+    assert moved(played) == [(["JD"], "1", "a")]
+    best = client.post(f"/api/games/{gid}/intent", json={"from": "2"}).json()
+    assert best["refused"] is None and best["moves"][1].startswith("2")
+    run = client.post(f"/api/games/{gid}/intent", json={"from": "4", "to": "8", "count": 3})
+    assert run.status_code == 200 and "not a run" in run.json()["refused"]
+    for bad in ({"from": "z"}, {"to": "a"}, {"from": "1", "to": "a", "count": 0}, []):
+        r = client.post(f"/api/games/{gid}/intent", json=bad)
+        assert r.status_code == 400 and r.json()["error"]
+
+
+def test_undo_lists_the_movements_backwards(client: TestClient) -> None:
+    g = new_game(client, position=WIN_IN_TWO, autoplay="safe")
+    client.post(f"/api/games/{g['id']}/moves", json={"move": "34"})
+    undone = client.post(f"/api/games/{g['id']}/undo").json()
+    assert undone["action"]["kind"] == "undo"
+    assert moved(undone) == [(["KD"], "h", "4"), (["KD"], "4", "3")]
+
+
+def test_the_game_object_carries_the_rules_as_data(client: TestClient) -> None:
+    dozen = new_game(client, game="bakers_dozen", deal=5)["rules"]
+    assert dozen["empty_columns_refill"] is False and dozen["runs_move"] is False
+    assert [lv["name"] for lv in dozen["levels"]] == ["easy", "normal"]
+    assert dozen["places"]["columns"][9:] == ["t", "j", "q", "k"] and dozen["places"]["cells"] == []
+    hard = new_game(client, deal=5, level="hard")
+    assert hard["rules"]["places"]["cells"] == ["a", "b", "c"]
+    assert {lv["name"]: lv["cells"] for lv in hard["rules"]["levels"]} == \
+        {"easy": 4, "normal": 4, "hard": 3}
+    assert hard["rules"]["idle_limit"] <= 10 and hard["scoring"]["penalty"] == 30
+    assert hard["replay"] == {"game": "bakers_game", "deal": 5, "level": "hard", "cells": 3}
+
+
+def test_winnable_only_sticks_for_new_deal_and_replay(client: TestClient) -> None:
+    """Baker's Game Hard with "winnable only": the next deal and a replay
+    keep the setting, and each new deal is a proven one."""
+    from bakers.solver import solve
+
+    g = new_game(client, level="hard", winnable=True)
+    assert g["level"] == "hard" and g["cells"] == 3 and g["winnable"] is True
+    assert g["next_deal"] == {"game": "bakers_game", "level": "hard", "cells": 3,
+                              "winnable": True}
+    nxt = client.post("/api/games", json=g["next_deal"]).json()
+    assert nxt["winnable"] is True and nxt["level"] == "hard" and nxt["message"] is None
+    board = Board.deal("bakers_game", nxt["deal"], cells=3)
+    assert solve(board, timeout=10).verdict.value == "winnable"
+    again = client.post("/api/games", json=nxt["replay"]).json()
+    assert again["deal"] == nxt["deal"] and again["winnable"] is True
+    assert again["next_deal"]["winnable"] is True
+    plain = new_game(client, level="hard")
+    assert "winnable" not in plain["next_deal"] and plain["winnable"] is False
+
+
+def test_ping_keeps_the_clock_and_silence_stops_it(db_url: str) -> None:
+    from bakers.session import FakeClock
+
+    clock = FakeClock()
+    with TestClient(create_app(db_url, clock=clock)) as c:
+        g = new_game(c, deal=617)
+        c.post(f"/api/games/{g['id']}/moves", json={"move": "1a"})
+        for _ in range(4):
+            clock.advance(5)
+            assert c.post(f"/api/games/{g['id']}/ping").status_code == 200
+        assert c.get(f"/api/games/{g['id']}").json()["score"]["seconds"] == 20
+        clock.advance(300)  # the page was closed: no request for 5 minutes
+        later = c.get(f"/api/games/{g['id']}").json()
+        assert later["score"]["seconds"] <= 30
+
+
+def test_continue_lists_games_with_moves_first_and_discards(client: TestClient) -> None:
+    played = new_game(client, deal=11)
+    client.post(f"/api/games/{played['id']}/moves", json={"move": "1a"})
+    client.post(f"/api/games/{played['id']}/moves", json={"move": "2b"})
+    untouched = new_game(client, deal=12)
+    listed = client.get("/api/games").json()["games"]
+    assert [x["id"] for x in listed] == [played["id"], untouched["id"]]
+    assert listed[0]["moves"] == 2 and listed[0]["played"] is True and listed[1]["moves"] == 0
+    gone = client.post(f"/api/games/{played['id']}/abandon")
+    assert gone.status_code == 200 and gone.json()["status"] == "abandoned"
+    assert [x["id"] for x in client.get("/api/games").json()["games"]] == [untouched["id"]]
+    [row] = client.get("/api/stats").json()["stats"]
+    assert row["lost"] == 1
+    assert client.post(f"/api/games/{played['id']}/abandon").status_code == 409
+    client.cookies.clear()
+    assert client.post(f"/api/games/{untouched['id']}/abandon").status_code == 409
+
+
+def test_a_deal_link_reuses_an_untouched_game(client: TestClient) -> None:
+    first = client.get("/play/bakers_game/617?level=hard", follow_redirects=False)
+    again = client.get("/play/bakers_game/617?level=hard", follow_redirects=False)
+    assert first.headers["location"] == again.headers["location"]
+    other = client.get("/play/bakers_game/617", follow_redirects=False)
+    assert other.headers["location"] != first.headers["location"]
+    gid = first.headers["location"].rsplit("/", 1)[1]
+    client.post(f"/api/games/{gid}/moves", json={"move": "1a"})
+    third = client.get("/play/bakers_game/617?level=hard", follow_redirects=False)
+    assert third.headers["location"] != first.headers["location"]
+    assert len(client.get("/api/games").json()["games"]) == 3

@@ -713,3 +713,80 @@ def test_perft(case: tuple[str, int, int], expected: dict[int, tuple[int, int]])
         assert (len(keys), len(seen)) == expected[depth], f"depth {depth}"
     # the brute force agrees position by position on the shallow layers
     assert layers(start, 2, by_brute_force) == got[:2]
+
+
+# --- find_move: where a clicked card goes ------------------------------------------------------
+
+# 16 cards left; tops: 1 Q♠, 2 K♠, 3 J♦ (on Q♦), 4 K♦, 5 10♣, 6 J♠, 7 K♥, 8 empty
+TENS_UP = """Foundations: H-9 C-9 D-9 S-9
+JC TH QS
+KS
+QD JD
+TD KD
+KC TC
+TS JS
+JH QH QC KH
+:
+"""
+
+
+@pytest.mark.parametrize("src,count,empty_first,expected", [
+    ("5", 1, False, "5h"),          # foundation first
+    ("1", 1, False, "12"),          # then a column where it builds
+    ("7", 1, False, "7a"),          # then a free cell
+    ("7", 1, True, "78"),           # seed 004: an empty column first
+    ("2", 1, True, "2a"),           # never a lone card to an empty column
+    ("3", 2, False, "34/2"),        # a run goes onto a column
+    ("3", 1, False, "3a"),
+])
+def test_find_move_best_place(src: str, count: int, empty_first: bool, expected: str) -> None:
+    board = Board.from_text(TENS_UP, "bakers_game")
+    move = board.find_move(src, count, prefer_empty_column=empty_first)
+    assert board.move_text(move) == expected.replace("/2", "")
+    assert move.notation(with_count=True).replace("/1", "") == expected
+
+
+def test_find_move_order_is_data() -> None:
+    assert board_module.BEST_PLACE_ORDER[0] is board_module.Target.FOUNDATION
+    assert board_module.EMPTY_FIRST_ORDER.index(board_module.Target.EMPTY_COLUMN) < \
+        board_module.EMPTY_FIRST_ORDER.index(board_module.Target.CELL)
+    assert set(board_module.BEST_PLACE_ORDER) == set(board_module.Target)
+
+
+def test_find_move_refusals() -> None:
+    board = Board.from_text(TENS_UP, "bakers_game")
+    with pytest.raises(IllegalMoveError, match="not a run"):
+        board.find_move("1", 2)
+    with pytest.raises(IllegalMoveError, match="empty"):
+        board.find_move("8")
+    with pytest.raises(IllegalMoveError, match="free cell a is empty"):
+        board.find_move("a")
+    with pytest.raises(IllegalMoveError, match="no column"):
+        board.find_move("9")
+    with pytest.raises(InvalidMoveError):
+        board.find_move("1", 0)
+    with pytest.raises(IllegalMoveError, match="foundation"):
+        board.find_move("h")
+    blocked = make(BLOCKED, game="freecell", ncells=0)
+    with pytest.raises(IllegalMoveError, match="nowhere to go"):
+        blocked.find_move("1")
+    dozen = Board.deal("bakers_dozen", 5)
+    with pytest.raises(IllegalMoveError, match="single"):
+        dozen.find_move("1", 2)
+
+
+def test_finishing_moves_and_autoplay_finish() -> None:
+    assert Board.from_text(TENS_UP, "bakers_game").finishing_moves() is None
+    two_left = Board.from_text("Foundations: H-J C-K D-K S-K\nKH\nQH\n", "bakers_game")
+    moves = two_left.finishing_moves()
+    assert moves is not None and [str(m) for m in moves] == ["2h", "1h"]
+    assert two_left.autoplay(safe=False, finish=True) == moves and two_left.is_won()
+
+
+def test_movements_say_which_cards_each_move_carries() -> None:
+    board = Board.from_text(TENS_UP, "bakers_game")
+    before = board.position
+    moved = board.movements([M("34"), M("1a"), M("5h")])
+    assert [(m.cards, str(m.src), str(m.dst)) for m in moved] == [
+        ((C("QD"), C("JD")), "3", "4"), ((C("QS"),), "1", "a"), ((C("TC"),), "5", "h")]
+    assert board.position == before

@@ -117,7 +117,11 @@ def deal_file(tmp_path: Path) -> Path:
 def test_show_unicode(deal_file: Path) -> None:
     result = run("show", str(deal_file))
     assert result.exit_code == 0
-    assert "FreeCell" in result.stdout
+    # board text does not say its game: no game name rather than a wrong one
+    assert result.stdout.startswith("Position")
+    assert "FreeCell" not in result.stdout
+    named = run("show", str(deal_file), "--game", "freecell")
+    assert named.stdout.startswith("FreeCell")
     assert "0/52 home" in result.stdout
     assert "[A♥]" in result.stdout and "[5♥]" in result.stdout
 
@@ -265,3 +269,55 @@ def test_python_m_bakers_errors(args: list[str], stdin: str | None, message: str
     assert "Traceback" not in done.stderr
     assert len(done.stderr.splitlines()) == 1
     assert done.stderr.startswith(message)
+
+
+# --- small fixes: titles, broken pipes, a browser that is not there ----------------------------
+
+def test_show_of_a_piped_deal_names_no_wrong_game() -> None:
+    """``bakers deal bakers_game 617 | bakers show -`` must not call it FreeCell."""
+    text = run("deal", "bakers_game", "617").stdout
+    shown = run("show", "-", stdin=text)
+    assert shown.exit_code == 0
+    assert "FreeCell" not in shown.stdout and "Baker's Game" not in shown.stdout
+    dozen = run("show", "-", stdin=run("deal", "bakers_dozen", "5").stdout)
+    assert dozen.exit_code == 0 and "FreeCell" not in dozen.stdout
+    assert len([ln for ln in dozen.stdout.splitlines() if ln.startswith("[")]) == 4
+
+
+def test_show_of_a_game_record_names_its_game(tmp_path: Path) -> None:
+    board = Board.deal("bakers_game", 617)
+    board.push_str("1a")
+    shown = run("show", "-", stdin=GameRecord.of(board).to_text())
+    assert shown.exit_code == 0
+    assert shown.stdout.startswith("Baker's Game, deal 617")
+
+
+def test_output_into_a_closed_pipe_exits_quietly() -> None:
+    """``bakers … | head -1``: no "Broken pipe" message, no traceback."""
+    script = ("import subprocess, sys\n"
+              "p = subprocess.Popen([sys.executable, '-m', 'bakers', 'deal', 'bakers_dozen', '5'],"
+              " stdout=subprocess.PIPE, stderr=subprocess.PIPE)\n"
+              "p.stdout.close()\n"
+              "err = p.stderr.read().decode()\n"
+              "print(p.wait(), repr(err))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    code, err = done.stdout.split(" ", 1)
+    assert err.strip() == "''", err
+    assert code == "0"
+    piped = subprocess.run(
+        f"{sys.executable} -m bakers solve bakers_game --deal 617 | head -1",
+        shell=True, capture_output=True, text=True, timeout=120)
+    assert piped.stdout.strip() != ""
+    assert "Broken pipe" not in piped.stderr and "Traceback" not in piped.stderr
+
+
+def test_serve_open_without_a_browser_prints_the_address(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from bakers import cli_web
+
+    printed: list[str] = []
+    monkeypatch.setattr(cli_web.webbrowser, "open", lambda _url: False)
+    monkeypatch.setattr(cli_web.click, "echo", lambda text="", **_kw: printed.append(str(text)))
+    cli_web.open_in_browser("http://127.0.0.1:8000/")
+    assert any("http://127.0.0.1:8000/" in line and "browser" in line for line in printed)

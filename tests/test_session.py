@@ -11,19 +11,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import BLOCKED
 
-from bakers import Board, IllegalMoveError, Move
+from bakers import Board, Move
+from bakers.board import Movement
+from bakers.cards import Card
+from bakers.notation import Place
+from bakers.options import Level, Status
 from bakers.session import (
-    BLOCKED_MESSAGE,
     IDLE_LIMIT,
+    Action,
     FakeClock,
     GameOverError,
     Session,
     SessionError,
-    finishing_moves,
     level_cells,
     level_for,
     win_bonus,
 )
+from bakers.web.views import BLOCKED_MESSAGE, game_view, message_of, summary_view
 
 # 16 cards left (tens to kings), arranged so that the game cannot simply be
 # played up: J♠ lies above 10♠ and Q♠ above J♣.
@@ -48,6 +52,20 @@ KH
 QH
 """
 
+
+
+def wait(s: Session, clock: FakeClock, seconds: float) -> None:
+    """Let ``seconds`` pass with the player's page open: it says so every 5 s."""
+    while seconds > 0:
+        step = min(5.0, seconds)
+        clock.advance(step)
+        seconds -= step
+        s.touch()
+
+
+def auto(s: Session) -> list[str]:
+    """The moves the game made itself after the last player move."""
+    return s.groups[-1][1:] if s.groups else []
 
 
 def session(text: str = TENS_UP, game: str = "bakers_game", cells: int | None = None,
@@ -85,7 +103,7 @@ def test_score_rules(steps: list[Any], expected: int) -> None:
     s, clock = session(autoplay="off")
     for step in steps:
         if isinstance(step, int):
-            clock.advance(step)
+            wait(s, clock, step)
         elif step == "undo":
             s.undo()
         elif step == "redo":
@@ -102,7 +120,7 @@ def test_undo_counts_as_a_move() -> None:
     s.undo()
     s.redo()
     assert s.moves_count == 4
-    assert s.to_api("x")["score"]["moves"] == 4
+    assert game_view("x", s)["score"]["moves"] == 4
 
 
 @pytest.mark.parametrize("seconds,bonus", [(1, 600_000), (0.4, 600_000), (60, 10_000),
@@ -116,11 +134,11 @@ def test_win_adds_bonus_and_stops_the_timer() -> None:
     s.play("2a")  # Q♥ to a cell: the rest plays up by itself
     assert s.status == "won"
     assert s.score() == 20 + 600_000
-    assert s.last_auto == ["ah", "1h"]
+    assert auto(s) == ["ah", "1h"]
     clock.advance(100)
     assert s.seconds() == 0
     assert s.score() == 20 + 600_000
-    assert "won" in (s.message or "")
+    assert "won" in (message_of(s, s.status) or "")
 
 
 def test_win_after_65_seconds() -> None:
@@ -133,11 +151,11 @@ KD
     s, clock = session(text, autoplay="off")
     s.play("34")  # the timer starts; still nothing can simply be played up
     assert s.status == "playing"
-    clock.advance(65)
+    wait(s, clock, 65)
     s.play("1a")  # now everything goes home by itself
     # two periods charged on 0, +50 for five cards, then 600000 // 65
     assert s.score() == 50 + 9230
-    assert s.to_api("x")["status"] == "won"
+    assert game_view("x", s)["status"] == "won"
     with pytest.raises(GameOverError):
         s.play("a1")
     with pytest.raises(GameOverError):
@@ -157,7 +175,7 @@ def test_timer_starts_with_the_first_move_and_pauses() -> None:
     clock.advance(10)
     assert s.seconds() == 10
     s.pause()
-    assert s.paused and s.to_api("x")["paused"]
+    assert s.paused and game_view("x", s)["paused"]
     clock.advance(100)
     assert s.seconds() == 10
     s.resume()
@@ -179,6 +197,21 @@ def test_idle_gaps_count_at_most_the_idle_limit() -> None:
     s.play("a1")
     clock.advance(3)
     assert s.seconds() == IDLE_LIMIT + 3
+
+
+def test_a_table_left_alone_stops_its_clock_after_ten_seconds() -> None:
+    """A game left for 5 minutes (page closed: no request) comes back with at
+    most 10 s more on the clock, and its score intact."""
+    s, clock = session(autoplay="off")
+    s.play("5h")
+    clock.advance(300)
+    assert IDLE_LIMIT <= 10
+    assert s.seconds() <= 10 and s.score() == 10
+    s.play("1a")
+    assert s.seconds() <= 10 and s.score() == 10
+    # while the page is open it says so, and every second counts
+    wait(s, clock, 40)
+    assert s.seconds() == pytest.approx(40 + min(300, IDLE_LIMIT))
 
 
 def test_score_while_paused_does_not_fall() -> None:
@@ -228,8 +261,8 @@ def test_undo_takes_back_the_autoplayed_moves_too() -> None:
     s, _ = session(autoplay="safe")
     start = s.board.position
     # Q♠ onto K♠ uncovers 10♥; autoplay sends it home, then 10♣ and J♣
-    result = s.play("12")
-    assert result.auto == ["1h", "5h", "1h"]
+    s.play("12")
+    assert auto(s) == ["1h", "5h", "1h"]
     assert s.board.cards_home() == 39
     assert s.score() == 30
     s.undo()
@@ -243,7 +276,7 @@ def test_undo_takes_back_the_autoplayed_moves_too() -> None:
 def test_restart_goes_back_to_the_deal_and_keeps_time() -> None:
     s, clock = session(autoplay="off")
     s.play("5h")
-    clock.advance(40)
+    wait(s, clock, 40)
     s.restart()
     assert s.board.position == Board.from_text(TENS_UP, "bakers_game").position
     assert s.moves == [] and not s.can_undo and not s.can_redo
@@ -258,15 +291,16 @@ def test_restart_goes_back_to_the_deal_and_keeps_time() -> None:
 
 def test_autoplay_off_leaves_cards() -> None:
     s, _ = session(autoplay="off")
-    result = s.play("12")
-    assert result.auto == []
+    s.play("12")
+    assert auto(s) == []
     assert s.board.cards_home() == 36
 
 
 def test_autoplay_setting_changes() -> None:
     s, _ = session(autoplay="off")
     s.set_settings(autoplay="safe")
-    assert s.play("12").auto == ["1h", "5h", "1h"]
+    s.play("12")
+    assert auto(s) == ["1h", "5h", "1h"]
     with pytest.raises(ValueError):
         s.set_settings(autoplay="always")
     with pytest.raises(ValueError):
@@ -286,27 +320,22 @@ def test_freecell_autoplay_is_only_safe() -> None:
     s = Session(Board.from_text(text + "\n".join(cols) + "\n", "freecell"),
                 clock=FakeClock())
     # A♣ to a cell goes home from there; 2♥ is now exposed, but not safe
-    assert s.play("1a").auto == ["ah"]
+    s.play("1a")
+    assert auto(s) == ["ah"]
     assert s.board.foundations[2] == 1
-
-
-def test_finishing_moves() -> None:
-    assert finishing_moves(Board.from_text(TENS_UP, "bakers_game")) is None
-    moves = finishing_moves(Board.from_text(TWO_LEFT, "bakers_game"))
-    assert moves is not None and [str(m) for m in moves] == ["2h", "1h"]
 
 
 def test_auto_finish_happens_with_autoplay_off() -> None:
     s, _ = session(TWO_LEFT, autoplay="off")
     s.play("2h")
-    assert s.status == "won" and s.last_auto == ["1h"]
+    assert s.status == "won" and auto(s) == ["1h"]
 
 
 # --- blocked -----------------------------------------------------------------------------
 
 def test_blocked_position() -> None:
     s, _ = session(BLOCKED, cells=0)
-    game = s.to_api("x")
+    game = game_view("x", s)
     assert game["status"] == "blocked"
     assert game["legal_moves"] == []
     assert s.status == "blocked"
@@ -319,60 +348,24 @@ def test_blocked_after_a_move_says_so() -> None:
     assert s.status == "playing"
     s.play("18")
     assert s.status == "blocked"
-    assert s.message == BLOCKED_MESSAGE
-    assert s.to_api("x")["legal_moves"] == []
+    assert message_of(s, s.status) == BLOCKED_MESSAGE
+    assert game_view("x", s)["legal_moves"] == []
     s.undo()
     assert s.status == "playing"
 
 
-# --- best place -------------------------------------------------------------------------
+# --- best place (the rules engine chooses: Board.find_move) ---------------------------------
 
-@pytest.mark.parametrize("src,count,order,expected", [
-    ("5", 1, "cell_first", "5h"),          # foundation first
-    ("1", 1, "cell_first", "12"),          # then a column where it builds
-    ("7", 1, "cell_first", "7a"),          # then a free cell
-    ("7", 1, "empty_first", "78"),         # seed 004: an empty column first
-    ("2", 1, "empty_first", "2a"),         # never a lone card to an empty column
-    ("3", 2, "cell_first", "34/2"),        # a run goes onto a column
-    ("3", 1, "cell_first", "3a"),
-])
-def test_best_place(src: str, count: int, order: str, expected: str) -> None:
-    s, _ = session(order=order)
-    move = s.best_move(src, count)
-    assert s.board.move_text(move) == expected.replace("/2", "")
-    assert move.notation(with_count=True).replace("/1", "") == expected
-
-
-def test_best_place_refusals() -> None:
+def test_play_from_plays_the_best_place_in_the_games_order() -> None:
     s, _ = session()
-    with pytest.raises(IllegalMoveError, match="not a run"):
-        s.best_move("1", 2)
-    with pytest.raises(IllegalMoveError, match="empty"):
-        s.best_move("8")
-    with pytest.raises(IllegalMoveError, match="free cell a is empty"):
-        s.best_move("a")
-    with pytest.raises(IllegalMoveError, match="no column"):
-        s.best_move("9")
-    with pytest.raises(ValueError):
-        s.best_move("1", 0)
-
-
-def test_best_place_nowhere() -> None:
-    s, _ = session(BLOCKED, cells=0)
-    with pytest.raises(IllegalMoveError, match="nowhere to go"):
-        s.best_move("1")
-
-
-def test_play_from_plays_and_autoplays() -> None:
-    s, _ = session()
-    result = s.play_from("1")
-    assert result.move == "12" and result.auto == ["1h", "5h", "1h"]
-
-
-def test_bakers_dozen_best_place_single_cards_only() -> None:
-    s = Session(Board.deal("bakers_dozen", 5), clock=FakeClock())
-    with pytest.raises(IllegalMoveError, match="single"):
-        s.best_move("1", 2)
+    s.play_from("1")
+    assert s.groups[-1] == ["12", "1h", "5h", "1h"]
+    s, _ = session(order="empty_first")
+    s.play_from("7")
+    assert s.moves[0] == "78"
+    s, _ = session(order="cell_first")
+    s.play_from("7")
+    assert s.moves[0] == "7a"
 
 
 # --- levels -------------------------------------------------------------------------------
@@ -383,7 +376,7 @@ def test_levels() -> None:
     assert level_cells("bakers_dozen", "normal") == 0
     with pytest.raises(ValueError):
         level_cells("bakers_dozen", "hard")
-    assert level_for("bakers_game", 4, True) == "easy"
+    assert level_for("bakers_game", 4, True) is Level.EASY
     assert level_for("bakers_game", 4, False) == "normal"
     assert level_for("freecell", 3, False) == "hard"
     assert level_for("freecell", 2, False) == "custom"
@@ -393,11 +386,11 @@ def test_levels() -> None:
 
 def test_game_object_fields() -> None:
     s = Session(Board.deal("bakers_game", 617), clock=FakeClock())
-    g = s.to_api("abc")
+    g = game_view("abc", s)
     for key in ("id", "game", "title", "level", "cells", "columns_count", "deal", "daily",
                 "status", "paused", "position", "columns", "freecells", "foundations",
-                "legal_moves", "moves", "last_auto", "can_undo", "can_redo", "score",
-                "settings", "practice", "played", "message"):
+                "legal_moves", "moves", "action", "can_undo", "can_redo", "score",
+                "settings", "practice", "played", "message", "rules", "next_deal", "replay"):
         assert key in g
     assert g["columns"][0] == ["7D", "TD", "TH", "KD", "4C", "4S", "JD"]
     assert g["foundations"] == {"H": 0, "C": 0, "D": 0, "S": 0}
@@ -412,11 +405,12 @@ def test_legal_moves_replay_exactly() -> None:
     in the shortest notation that plays the same move."""
     s, _ = session()
     start = Board.from_text(TENS_UP, "bakers_game")
-    for text in s.legal_moves():
+    for text in [m.notation(with_count=True) for m in s.legal_moves()]:
         exact = start.resolve(Move.from_str(text))
         assert text == exact.notation(with_count=True)  # legal_moves stay explicit
         trial = Session(start.copy(), clock=FakeClock(), autoplay="off")
-        moved = trial.play(text).move
+        trial.play(text)
+        moved = trial.moves[0]
         assert moved == start.move_text(exact)
         assert trial.board.move_stack == [exact]
         assert start.resolve(Move.from_str(moved)) == exact
@@ -426,17 +420,15 @@ def test_history_is_standard_notation() -> None:
     """``moves`` and ``last_auto`` say ``36`` for one card or a run; ``/n`` only
     when fewer cards go into an empty column than bare ``36`` would move."""
     s, _ = session(autoplay="off")
-    assert {"38/1", "38/2", "12/1"} <= set(s.legal_moves())
-    assert s.play("38/1").move == "38/1"   # J♦ alone: bare 38 would take Q♦ J♦
-    assert s.play("83").move == "83"        # back onto Q♦
-    assert s.play("38/2").move == "38"      # the whole run: standard notation
-    assert s.play("12/1").move == "12"      # one card onto a column
+    assert {"38/1", "38/2", "12/1"} <= {m.notation(with_count=True) for m in s.legal_moves()}
+    for text in ("38/1", "83", "38/2", "12/1"):
+        s.play(text)
+    # J♦ alone (bare 38 would take Q♦ J♦); back onto Q♦; the whole run; one card
     assert s.moves == ["38/1", "83", "38", "12"]
     assert s.record().moves == tuple(s.moves)
     assert s.record().replay().position == s.board.position
-    api = s.to_api("x")
+    api = game_view("x", s)
     assert api["moves"] == s.moves
-    assert "/" not in " ".join(api["last_auto"])
 
 
 def test_saved_games_with_explicit_counts_still_load() -> None:
@@ -496,7 +488,7 @@ def test_abandon() -> None:
     assert s.status == "abandoned"
     with pytest.raises(GameOverError):
         s.play("a1")
-    assert s.to_api("x")["legal_moves"] == []
+    assert game_view("x", s)["legal_moves"] == []
     assert s.counts_in_stats
 
 
@@ -504,7 +496,7 @@ def test_only_played_games_count() -> None:
     """A deal nobody moved on is not played: put away, it is no loss. A
     restart does not make a played deal unplayed."""
     s, _ = session()
-    assert not s.played and not s.counts_in_stats and s.to_api("x")["played"] is False
+    assert not s.played and not s.counts_in_stats and game_view("x", s)["played"] is False
     s.pause()
     s.resume()
     s.set_settings(autoplay="off")
@@ -512,12 +504,12 @@ def test_only_played_games_count() -> None:
     assert not s.played
     s.abandon()
     assert s.status == "abandoned" and not s.counts_in_stats
-    assert "does not count" in (s.message or "")
+    assert "does not count" in (message_of(s, s.status) or "")
     s, _ = session()
     s.play("1a")
     s.undo()
     s.restart()
-    assert s.played and s.counts_in_stats and s.to_api("x")["played"] is True
+    assert s.played and s.counts_in_stats and game_view("x", s)["played"] is True
     again = Session.from_dict(s.to_dict(), clock=FakeClock())
     assert again.played
 
@@ -526,7 +518,7 @@ def test_practice_games_never_count() -> None:
     s = Session(Board.deal("bakers_game", 617), clock=FakeClock(), practice=True)
     s.play("1a")
     assert s.played and not s.counts_in_stats
-    assert s.to_api("x")["practice"] is True and s.summary("x")["practice"] is True
+    assert game_view("x", s)["practice"] is True and summary_view("x", s)["practice"] is True
     again = Session.from_dict(s.to_dict(), clock=FakeClock())
     assert again.practice and not again.counts_in_stats
 
@@ -572,3 +564,42 @@ def test_random_play_keeps_invariants(deal: int, game: str,
     while s.can_undo:
         s.undo()
     assert s.board.position == Board.deal(game, deal).position
+
+
+# --- what an action did -----------------------------------------------------------------------
+
+def test_actions_list_their_card_movements_in_order() -> None:
+    """Each action says which cards went where, the game's own moves
+    included; undo lists them backwards; redo as played."""
+    s, _ = session(autoplay="safe")
+    action = s.play("12")
+    cards = lambda codes: tuple(Card.from_str(c) for c in codes.split())  # noqa: E731
+    col, home = Place.column, Place.foundation()
+    played = (Movement(cards("QS"), col(0), col(1)), Movement(cards("TH"), col(0), home),
+              Movement(cards("TC"), col(4), home), Movement(cards("JC"), col(0), home))
+    assert action == Action("move", played)
+    assert s.last_action is action
+    assert s.undo() == Action("undo", tuple(m.reversed() for m in reversed(played)))
+    assert s.redo() == Action("redo", played)
+    s.set_settings(autoplay="off")
+    assert s.last_action.movements == ()
+
+
+def test_enums_are_the_words_of_the_api() -> None:
+    s, _ = session(level="hard", autoplay="off", order="empty_first")
+    assert s.level is Level.HARD and s.status is Status.PLAYING
+    data = s.to_dict()
+    assert data["level"] == "hard" and data["settings"] == {"autoplay": "off",
+                                                           "order": "empty_first"}
+    assert json.loads(json.dumps(game_view("x", s)))["status"] == "playing"
+    with pytest.raises(ValueError, match="not 'legendary'"):
+        Session(Board.deal("bakers_game", 1), level="legendary")
+
+
+def test_winnable_only_is_remembered() -> None:
+    s = Session(Board.deal("bakers_game", 5, cells=3), level="hard", winnable=True,
+                clock=FakeClock())
+    again = Session.from_dict(json.loads(json.dumps(s.to_dict())), clock=FakeClock())
+    assert again.winnable and again.level is Level.HARD
+    assert Session(Board.deal("bakers_game", 5), level="easy").winnable
+    assert not Session(Board.deal("bakers_game", 5), level="normal").winnable

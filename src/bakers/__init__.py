@@ -12,7 +12,8 @@ from .errors import (
     UnknownGameError,
 )
 from .games import GAMES, Game, find_game
-from .notation import GameRecord, Move, Place, Position
+from .notation import Move, Place, Position
+from .record import GameRecord
 
 __version__ = "0.1.0"
 

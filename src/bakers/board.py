@@ -9,11 +9,13 @@ True
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 from collections.abc import Iterable, Iterator
 
 from .cards import Card, Suit
 from .deals import deal_columns, parse_deal_number
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, InvalidMoveError
 from .games import Build, EmptyColumn, Game, RunMoves, find_game
 from .notation import (
     CELL_LETTERS,
@@ -25,6 +27,34 @@ from .notation import (
 )
 
 PositionKey = tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]
+
+
+class Target(enum.Enum):
+    """A kind of place a clicked card may be sent to (:meth:`Board.find_move`)."""
+
+    FOUNDATION = "foundation"
+    BUILD = "build"  # a column whose exposed card it builds on
+    CELL = "cell"
+    EMPTY_COLUMN = "empty_column"
+
+
+BEST_PLACE_ORDER = (Target.FOUNDATION, Target.BUILD, Target.CELL, Target.EMPTY_COLUMN)
+"""Where a clicked card goes, first place first (seed 002)."""
+EMPTY_FIRST_ORDER = (Target.FOUNDATION, Target.BUILD, Target.EMPTY_COLUMN, Target.CELL)
+"""Seed 004's order: an empty column before a free cell."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Movement:
+    """Cards that went from one place to another in one move, bottom card
+    first (a run move is one movement of several cards)."""
+
+    cards: tuple[Card, ...]
+    src: Place
+    dst: Place
+
+    def reversed(self) -> Movement:
+        return Movement(self.cards, self.dst, self.src)
 
 
 def _plural(n: int, word: str) -> str:
@@ -425,6 +455,142 @@ class Board:
             cols[move.dst.index] = cols[move.dst.index] + moved
         return Position(tuple(cols), tuple(cells), (found[0], found[1], found[2], found[3]))
 
+    def movements(self, moves: Iterable[Move]) -> list[Movement]:
+        """The cards each of ``moves`` carries, played in turn from this
+        position (on a copy: this board does not change).
+
+        >>> board = Board.deal("bakers_game", 617)
+        >>> [m.cards for m in board.movements([Move.from_str("1a")])]
+        [(Card.from_str('JD'),)]
+        """
+        board = self.copy(stack=False)
+        out: list[Movement] = []
+        for move in moves:
+            out.append(board.movement(move))
+            board.push(move)
+        return out
+
+    def movement(self, move: Move) -> Movement:
+        """The cards ``move`` carries from this position, bottom card first.
+
+        :raises IllegalMoveError: if ``move`` is not legal here
+        """
+        move = self.resolve(move)
+        if move.src.is_column:
+            cards = self.position.columns[move.src.index][-(move.count or 1):]
+        else:
+            card = self.position.cells[move.src.index]
+            assert card is not None
+            cards = (card,)
+        return Movement(tuple(cards), move.src, move.dst)
+
+    def find_move(self, source: Place | str, count: int = 1,
+                  prefer_empty_column: bool = False) -> Move:
+        """The move a click on the card at ``source`` makes: that card, with
+        the run of ``count`` cards from it when ``count`` > 1, to its best place.
+
+        The places are tried in :data:`BEST_PLACE_ORDER` (foundation, a column
+        where it builds, a free cell, an empty column), or
+        :data:`EMPTY_FIRST_ORDER` with ``prefer_empty_column``. A run goes only
+        onto a column; a whole column never moves into an empty one (that
+        gives the same position back).
+
+        >>> board = Board.from_text("Foundations: H-J C-K D-K S-Q\\nKH KS QH\\n:\\n")
+        >>> board.find_move("1"), board.find_move("1", 2)
+        (Move.from_str('1h'), Move.from_str('12/2'))
+
+        :raises InvalidMoveError: ``count`` is not 1 to 52
+        :raises IllegalMoveError: the place is empty or not there, the cards
+            are not a run, or nothing can take them (the first reason a run
+            was refused, else "… has nowhere to go")
+        """
+        game = self.game
+        src = Place.from_str(source) if isinstance(source, str) else source
+        if src.is_foundation:
+            raise IllegalMoveError("cards on a foundation never come back into play")
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 52:
+            raise InvalidMoveError("count is the number of cards to move: 1 to 52")
+        self._check_place(src)
+        card: Card | None
+        if src.is_cell:
+            card = self.cells[src.index]
+            if card is None:
+                raise IllegalMoveError(f"{src.describe()} is empty")
+            if count != 1:
+                raise IllegalMoveError("a free cell holds a single card")
+            whole_column = False
+        else:
+            col = self.columns[src.index]
+            if not col:
+                raise IllegalMoveError(f"{src.describe()} is empty")
+            if count > 1 and game.run_moves is RunMoves.SINGLES:
+                raise IllegalMoveError(f"{game.title} moves single exposed cards only")
+            if count > len(col):
+                raise IllegalMoveError(f"{src.describe()} has only {len(col)} cards")
+            if count > self.run_length(src.index):
+                raise IllegalMoveError(
+                    f"the top {count} cards of {src.describe()} are not a run: "
+                    f"{game.title} {game.build.describe()}")
+            card = col[-count]
+            whole_column = count == len(col)
+        candidates: dict[Target, list[Move]] = {t: [] for t in Target}
+        if count == 1:
+            candidates[Target.FOUNDATION].append(Move(src, Place.foundation(), 1))
+        for i, dcol in enumerate(self.columns):
+            if src.is_column and i == src.index:
+                continue
+            if dcol:
+                if game.builds(card, dcol[-1]):
+                    candidates[Target.BUILD].append(Move(src, Place.column(i), count))
+            elif (game.empty_column is EmptyColumn.ANY and not whole_column
+                  and not candidates[Target.EMPTY_COLUMN]):
+                candidates[Target.EMPTY_COLUMN].append(Move(src, Place.column(i), count))
+        if count == 1 and src.is_column:
+            free = [i for i, c in enumerate(self.cells) if c is None]
+            candidates[Target.CELL] = [Move(src, Place.cell(free[0]), 1)] if free else []
+        order = EMPTY_FIRST_ORDER if prefer_empty_column else BEST_PLACE_ORDER
+        first_error: IllegalMoveError | None = None
+        for target in order:
+            for move in candidates[target]:
+                try:
+                    return self.resolve(move)
+                except IllegalMoveError as exc:
+                    if first_error is None and target is not Target.FOUNDATION:
+                        first_error = exc
+        if count > 1 and first_error is not None:
+            raise first_error
+        what = card.pretty() if count == 1 else f"the run from {card.pretty()}"
+        raise IllegalMoveError(f"{what} has nowhere to go")
+
+    def finishing_moves(self) -> list[Move] | None:
+        """The foundation moves that win from here, or ``None`` when some card
+        cannot go home by foundation moves alone."""
+        # fast refusal: a card above a lower card of its own suit can never go first
+        for col in self.columns:
+            low = [14, 14, 14, 14]
+            for c in col:
+                if c.rank > low[c.suit]:
+                    return None
+                low[c.suit] = c.rank
+        trial = self.copy(stack=False)
+        out: list[Move] = []
+        while not trial.is_won():
+            found = trial.foundations
+            step: Move | None = None
+            for i, col in enumerate(trial.columns):
+                if col and found[col[-1].suit] == col[-1].rank - 1:
+                    step = Move(Place.column(i), Place.foundation(), 1)
+                    break
+            if step is None:
+                for i, maybe in enumerate(trial.cells):
+                    if maybe is not None and found[maybe.suit] == maybe.rank - 1:
+                        step = Move(Place.cell(i), Place.foundation(), 1)
+                        break
+            if step is None:
+                return None
+            out.append(trial.push(step))
+        return out
+
     def safe_autoplay_moves(self) -> list[Move]:
         """Foundation moves available now that can never cost a win."""
         out: list[Move] = []
@@ -439,14 +605,21 @@ class Board:
                 out.append(Move(place, Place.foundation(), 1))
         return out
 
-    def autoplay(self) -> list[Move]:
-        """Push safe foundation moves until none is left; return them."""
+    def autoplay(self, safe: bool = True, finish: bool = False) -> list[Move]:
+        """The moves the game makes by itself, pushed and returned: safe
+        foundation moves until none is left (with ``safe``); then, with
+        ``finish``, when every remaining card can go home by foundation moves
+        alone, all of them (auto-finish)."""
         done: list[Move] = []
-        while True:
+        while safe:
             moves = self.safe_autoplay_moves()
             if not moves:
-                return done
+                break
             done.append(self.push(moves[0]))
+        if finish:
+            for move in self.finishing_moves() or []:
+                done.append(self.push(move))
+        return done
 
     def expand(self, move: Move) -> list[Move]:
         """The single-card moves that realise ``move`` through spare cells and

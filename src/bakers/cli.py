@@ -14,17 +14,20 @@ from rich.console import Console
 from rich.text import Text
 
 from .board import Board
+from .cli_common import (
+    GAME_NAMES,
+    board_of_unknown_game,
+    fail,
+    load_board,
+    quiet_broken_pipe,
+    read_text,
+)
 from .errors import BakersError
-from .games import GAMES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-GAME_NAMES = ", ".join(GAMES)
-
-
-def fail(message: str) -> None:
-    click.echo(f"error: {message}", err=True)
-    sys.exit(2)
+# the helpers stay importable from here for the command modules that did so
+__all__ = ["GAME_NAMES", "cli", "draw", "fail", "load_board", "main", "read_text"]
 
 
 class BakersGroup(click.Group):
@@ -35,6 +38,8 @@ class BakersGroup(click.Group):
             return super().invoke(ctx)
         except BakersError as exc:
             fail(str(exc))
+        except BrokenPipeError:
+            quiet_broken_pipe()
         except OSError as exc:
             fail(f"{getattr(exc, 'filename', None) or 'file'}: {exc.strerror or exc}")
         except KeyboardInterrupt:
@@ -48,22 +53,6 @@ def cli() -> None:
     """Play, solve and study Baker's Game, FreeCell and Baker's Dozen."""
 
 
-def read_text(path: str) -> str:
-    """A file's text, or standard input for ``-``; refuses huge inputs."""
-    if path == "-":
-        data = sys.stdin.read(1_000_001)
-    else:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            data = fh.read(1_000_001)
-    if len(data) > 1_000_000:
-        raise BakersError(f"{path}: too large to be a position")
-    return data
-
-
-def load_board(path: str, game: str, cells: int | None) -> Board:
-    return Board.from_text(read_text(path), game=game, cells=cells)
-
-
 @cli.command()
 @click.argument("game")
 @click.argument("number")
@@ -75,8 +64,9 @@ def deal(game: str, number: str, cells: int | None, use_unicode: bool) -> None:
     click.echo(board.to_text(unicode=use_unicode), nl=False)
 
 
-def draw(board: Board, ascii_only: bool = False) -> Text:
-    """A picture of the position for the terminal."""
+def draw(board: Board, ascii_only: bool = False, named: bool = True) -> Text:
+    """A picture of the position for the terminal, titled with its game when
+    ``named`` (a position whose game nobody said gets no game name)."""
     out = Text()
     g = board.game
 
@@ -87,7 +77,8 @@ def draw(board: Board, ascii_only: bool = False) -> Text:
         style = "bold red" if card.is_red and not ascii_only else "bold"
         return Text(f"[{label}]", style=style)
 
-    out.append(f"{g.title}" + (f", deal {board.deal_number}" if board.deal_number else ""))
+    title = g.title if named else "Position"
+    out.append(title + (f", deal {board.deal_number}" if board.deal_number else ""))
     out.append(f"  —  {board.cards_home()}/52 home\n" if not ascii_only
                else f"  -  {board.cards_home()}/52 home\n")
     if g.cells:
@@ -127,14 +118,26 @@ def draw(board: Board, ascii_only: bool = False) -> Text:
 
 @cli.command()
 @click.argument("path", default="-")
-@click.option("--game", default="freecell", show_default=True, help=GAME_NAMES)
+@click.option("--game", default=None, help=GAME_NAMES + " (default: as a game record says, "
+              "else no game name)")
 @click.option("--cells", type=int, default=None)
 @click.option("--ascii", "ascii_only", is_flag=True, help="letters for suits, no colour")
-def show(path: str, game: str, cells: int | None, ascii_only: bool) -> None:
-    """Draw the position in PATH (or stdin) in the terminal."""
-    board = load_board(path, game, cells)
+def show(path: str, game: str | None, cells: int | None, ascii_only: bool) -> None:
+    """Draw the position in PATH (or stdin) in the terminal: board text, or a
+    game record (its last position)."""
+    from .record import GameRecord
+
+    text = read_text(path)
+    named = True
+    if game is None and any(line.lower().startswith("game:") for line in text.splitlines()):
+        board = GameRecord.from_text(text).replay()
+    elif game is not None:
+        board = Board.from_text(text, game=game, cells=cells)
+    else:
+        board = board_of_unknown_game(text, cells)
+        named = False
     console = Console(no_color=ascii_only, highlight=False, soft_wrap=True)
-    console.print(draw(board, ascii_only), end="")
+    console.print(draw(board, ascii_only, named), end="")
 
 
 @cli.command()
@@ -153,7 +156,7 @@ def check(path: str, game: str, cells: int | None) -> None:
 @click.argument("path", default="-")
 def replay(path: str) -> None:
     """Replay a game record and print the final position."""
-    from .notation import GameRecord
+    from .record import GameRecord
     board = GameRecord.from_text(read_text(path)).replay()
     click.echo(board.to_text(), nl=False)
     click.echo("won" if board.is_won() else f"{board.cards_home()}/52 home", err=True)
@@ -182,6 +185,8 @@ def main(argv: list[str] | None = None) -> None:
         fail(exc.format_message().replace("\n", " ") + hint)
     except click.ClickException as exc:
         fail(exc.format_message().replace("\n", " "))
+    except BrokenPipeError:
+        quiet_broken_pipe()
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(1)

@@ -39,6 +39,18 @@ def url_for(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def open_in_browser(address: str) -> None:
+    """Open ``address`` in the user's browser; when there is none (a server
+    without a desktop), say where to go instead."""
+    try:
+        opened = webbrowser.open(address)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        click.echo(f"no browser could be opened here: open {address} in your browser",
+                   err=True)
+
+
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="address to listen on (0.0.0.0: every interface)")
@@ -75,7 +87,7 @@ def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
     click.echo(f"bakers is running at {address}", err=False)
     click.echo(f"database: {app.state.store.url.split('@')[-1]}", err=True)
     if open_browser:
-        threading.Timer(0.5, webbrowser.open, args=(address,)).start()
+        threading.Timer(0.5, open_in_browser, args=(address,)).start()
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
     server = uvicorn.Server(config)
     # the modules and tables loaded so far live as long as the server: keep

@@ -1,5 +1,6 @@
-"""Notation: moves (``3a``, ``a5``, ``5h``, ``36``), Freecell Solver board
-text, and game records.
+"""Notation: moves (``3a``, ``a5``, ``5h``, ``36``) and Freecell Solver
+board text (game records, which replay moves on a board, are in
+:mod:`bakers.record`).
 
 Places are written as in standard FreeCell notation: columns ``1``–``8``,
 free cells ``a``–``d``, foundation ``h``. Extensions, chosen so that no two
@@ -25,13 +26,9 @@ import dataclasses
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
 from .cards import Card, Suit, rank_from_str, rank_to_str
 from .errors import CardError, InvalidMoveError, PositionError
-
-if TYPE_CHECKING:
-    from .board import Board
 
 COLUMN_LETTERS = "123456789tjqk"
 CELL_LETTERS = "abcdefgi"
@@ -291,110 +288,6 @@ def parse_position(text: str, columns: int, cells: int) -> Position:
         raise PositionError(f"{len(missing)} cards are missing: {names}{more}")
     return Position(tuple(tuple(c) for c in cols), tuple(cell_cards),
                     (foundations[0], foundations[1], foundations[2], foundations[3]))
-
-
-# --- game records --------------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True)
-class GameRecord:
-    """A game as text that can be saved, shared and replayed.
-
-    ::
-
-        Game: bakers_game
-        Cells: 4
-        Deal: 617
-        Moves: 78 7a 7b 7c 7h 7d b7 c7 d7 4b 74 87/1
-
-    ``74`` carries the run 4♦ 3♦ 2♦; ``87/1`` moves J♥ alone into the empty
-    column 7, where bare ``87`` would take Q♥ J♥. A game from a position has
-    ``Position:`` followed by its board text lines, each indented by two
-    spaces, instead of ``Deal:``.
-    """
-
-    game: str
-    cells: int
-    moves: tuple[str, ...]
-    deal: int | None = None
-    position: str | None = None
-
-    def to_text(self) -> str:
-        lines = [f"Game: {self.game}", f"Cells: {self.cells}"]
-        if self.deal is not None:
-            lines.append(f"Deal: {self.deal}")
-        if self.position is not None:
-            lines.append("Position:")
-            lines += ["  " + ln for ln in self.position.rstrip("\n").splitlines()]
-        lines.append("Moves: " + " ".join(self.moves))
-        return "\n".join(lines) + "\n"
-
-    @classmethod
-    def from_text(cls, text: str) -> GameRecord:
-        if len(text) > 200_000:
-            raise PositionError("game record is too long")
-        fields: dict[str, str] = {}
-        position_lines: list[str] = []
-        in_position = False
-        for raw in text.splitlines():
-            if in_position and raw.startswith("  "):
-                position_lines.append(raw[2:])
-                continue
-            in_position = False
-            if not raw.strip() or raw.lstrip().startswith("#"):
-                continue
-            if ":" not in raw:
-                raise PositionError(f"game record line {raw!r} is not 'Name: value'")
-            name, value = raw.split(":", 1)
-            key = name.strip().lower()
-            if key == "position":
-                in_position = True
-                continue
-            fields[key] = value.strip()
-        if "game" not in fields:
-            raise PositionError("game record has no 'Game:' line")
-        try:
-            cells = int(fields.get("cells", "-1"))
-        except ValueError:
-            raise PositionError("game record 'Cells:' is not a number") from None
-        deal = None
-        if "deal" in fields:
-            from .deals import parse_deal_number
-            deal = parse_deal_number(fields["deal"])
-        position = "\n".join(position_lines) + "\n" if position_lines else None
-        if deal is None and position is None:
-            raise PositionError("game record needs a 'Deal:' or a 'Position:'")
-        from .games import find_game
-        game = find_game(fields["game"])
-        return cls(game.name, cells if cells >= 0 else game.cells,
-                   tuple(fields.get("moves", "").split()), deal, position)
-
-    def start(self) -> Board:
-        """The board at the record's start."""
-        from .board import Board
-        if self.deal is not None:
-            return Board.deal(self.game, self.deal, cells=self.cells)
-        assert self.position is not None
-        return Board.from_text(self.position, game=self.game, cells=self.cells)
-
-    def replay(self) -> Board:
-        """The board after every move, each checked by the rules."""
-        board = self.start()
-        for i, text in enumerate(self.moves, 1):
-            try:
-                board.push_str(text)
-            except ValueError as exc:
-                raise type(exc)(f"move {i} ({text}): {exc}") from None
-        return board
-
-    @classmethod
-    def of(cls, board: Board) -> GameRecord:
-        """Record of ``board``'s game from its start, each move in the
-        shortest notation that replays it exactly (:meth:`Board.move_text`)."""
-        start = board.root()
-        moves = tuple(start.line_text(board.move_stack))
-        if board.deal_number is not None:
-            return cls(board.game.name, board.game.cells, moves, deal=board.deal_number)
-        return cls(board.game.name, board.game.cells, moves, position=start.to_text())
 
 
 def parse_moves(text: str | Sequence[str]) -> list[Move]:

@@ -1,9 +1,11 @@
-"""A game being played: level, timer, score, autoplay, undo/redo history.
+"""A game being played: its history, clock, score, and undo/redo.
 
-Pure logic shared by the web table and the command line; no I/O. The store
-keeps a session as the dict of :meth:`Session.to_dict` (the deal, every move
-grouped by player action, the redo list, the timer and the score state), so a
-saved game comes back with its whole undo history.
+Pure logic, no I/O. Which place a clicked card goes to and which moves the
+game makes by itself are the rules engine's (:meth:`Board.find_move`,
+:meth:`Board.autoplay`); how a game is shown is :mod:`bakers.web.views`'s.
+The store keeps a session as the dict of :meth:`Session.to_dict` (the deal,
+every move grouped by player action, the redo list, the clock and the score),
+so a saved game comes back with its whole undo history.
 
 Rules of play kept here (SPEC §4, seed 004):
 
@@ -15,10 +17,12 @@ Rules of play kept here (SPEC §4, seed 004):
   scores again and counts as a move.
 * **Moves**: each player action (move, undo, redo) counts one; the moves
   the game makes by itself (autoplay, auto-finish) do not.
-* **Timer**: starts with the first move, stops while paused and when the game
-  ends. A gap between two actions counts at most ``IDLE_LIMIT`` seconds, so a
-  table left open overnight does not ruin a score. Any action resumes a paused
-  game.
+* **Clock**: starts with the first move, stops while paused and when the game
+  ends. It never runs more than ``IDLE_LIMIT`` (10) seconds past the last
+  request from the player's page: the page says it is still there every few
+  seconds (:meth:`Session.touch`) and pauses the game when it is hidden, so a
+  table left open, hidden or closed does not eat the score. Any action
+  resumes a paused game.
 * **Undo** takes back one player action together with the moves the game
   made after it; **redo** puts it back exactly.
 * **Autoplay** ``safe`` sends every safe foundation card home after each
@@ -32,38 +36,33 @@ Rules of play kept here (SPEC §4, seed 004):
 >>> clock = FakeClock()
 >>> s = Session(Board.deal("bakers_game", 617), clock=clock)
 >>> s.status, s.score(), s.moves_count
-('playing', 0, 0)
+(<Status.PLAYING: 'playing'>, 0, 0)
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from .board import Board
-from .cards import Card
-from .errors import BakersError, IllegalMoveError, InvalidMoveError
-from .games import EmptyColumn, RunMoves, find_game
-from .notation import CELL_LETTERS, GameRecord, Move, Place
+from .board import Board, Movement
+from .errors import BakersError
+from .games import find_game
+from .notation import Move, Place
+from .options import DEAL_LEVELS, Autoplay, ClickOrder, Level, Status
+from .record import GameRecord
 
 Clock = Callable[[], float]
 
-IDLE_LIMIT = 600.0
-"""Most seconds a single gap between two actions adds to the timer."""
+IDLE_LIMIT = 10.0
+"""Most seconds the clock runs past the last request from the page."""
 
 POINTS_PER_CARD = 10
 PENALTY = 30
 PENALTY_PERIOD = 30
 WIN_BONUS = 600_000
 
-AUTOPLAY_MODES = ("off", "safe")
-ORDERS = ("cell_first", "empty_first")
-LEVELS = ("easy", "normal", "hard", "custom", "daily")
-STATUSES = ("playing", "won", "blocked", "abandoned")
-
-BLOCKED_MESSAGE = "No legal move remains: undo, restart or start a new deal."
 FORMAT_VERSION = 1
 
 
@@ -107,7 +106,7 @@ class Timer:
         return self.accumulated + extra
 
     def touch(self, now: float) -> None:
-        """Fold the running stretch into the total (call at every action)."""
+        """Fold the running stretch into the total (call at every request)."""
         if self.since is not None:
             self.accumulated = self.seconds(now)
             self.since = now
@@ -184,81 +183,60 @@ def win_bonus(seconds: float) -> int:
     return WIN_BONUS // max(1, int(seconds))
 
 
-def finishing_moves(board: Board) -> list[Move] | None:
-    """The foundation moves that win from here, or ``None`` when some card
-    cannot go home by foundation moves alone."""
-    found = board.foundations
-    # fast refusal: a card above a lower card of its own suit can never go first
-    for col in board.columns:
-        low = [14, 14, 14, 14]
-        for card in col:
-            if card.rank > low[card.suit]:
-                return None
-            low[card.suit] = card.rank
-    trial = board.copy(stack=False)
-    out: list[Move] = []
-    while not trial.is_won():
-        found = trial.foundations
-        step: Move | None = None
-        for i, col in enumerate(trial.columns):
-            if col and found[col[-1].suit] == col[-1].rank - 1:
-                step = Move(Place.column(i), Place.foundation(), 1)
-                break
-        if step is None:
-            for i, maybe in enumerate(trial.cells):
-                if maybe is not None and found[maybe.suit] == maybe.rank - 1:
-                    step = Move(Place.cell(i), Place.foundation(), 1)
-                    break
-        if step is None:
-            return None
-        out.append(trial.push(step))
-    return out
-
-
 def level_cells(game: str, level: str) -> int:
-    """Free cells of a level: Easy and Normal 4 (the game's own), Hard 3."""
+    """Free cells of a level: Easy and Normal the game's own, Hard 3."""
     g = find_game(game)
     if level not in g.levels:
         raise BakersError(f"{g.title} has the levels {', '.join(g.levels)}, not {level!r}")
-    return 3 if level == "hard" else g.cells
+    return Level(level).cells(g.cells)
 
 
-def level_for(game: str, cells: int, winnable: bool) -> str:
+def level_for(game: str, cells: int, winnable: bool) -> Level:
     """The level a game of ``cells`` free cells counts under."""
     g = find_game(game)
     if cells == g.cells:
-        return "easy" if winnable else "normal"
-    if cells == 3 and "hard" in g.levels:
-        return "hard"
-    return "custom"
+        return Level.EASY if winnable else Level.NORMAL
+    if cells == Level.HARD.cells(g.cells) and Level.HARD in g.levels:
+        return Level.HARD
+    return Level.CUSTOM
 
 
-@dataclass
-class ActionResult:
-    """What one player action did: the move the player made (if any) and the
-    moves the game then made itself."""
+def _choice(kind: type[Autoplay] | type[ClickOrder] | type[Level], value: str,
+            what: str) -> Any:
+    try:
+        return kind(str(value))
+    except ValueError:
+        words = " or ".join(repr(v.value) for v in kind)
+        raise BakersError(f"{what} is {words}, not {value!r}") from None
 
-    move: str | None = None
-    auto: list[str] = field(default_factory=list)
+
+@dataclass(frozen=True)
+class Action:
+    """What the last action did: its kind (``move``, ``undo``, ``redo``,
+    ``restart``…) and the card movements it caused, in order, the game's own
+    moves included (undo lists them backwards, from where they went)."""
+
+    kind: str
+    movements: tuple[Movement, ...] = ()
 
 
 class Session:
-    """One game being played, with its history, timer and score."""
+    """One game being played, with its history, clock and score."""
 
-    def __init__(self, board: Board, *, level: str = "normal", daily: str | None = None,
-                 autoplay: str = "safe", order: str = "cell_first",
-                 clock: Clock = time.time, message: str | None = None,
-                 practice: bool = False) -> None:
+    def __init__(self, board: Board, *, level: Level | str = Level.NORMAL,
+                 daily: str | None = None, autoplay: Autoplay | str = Autoplay.SAFE,
+                 order: ClickOrder | str = ClickOrder.CELL_FIRST, clock: Clock = time.time,
+                 message: str | None = None, practice: bool = False,
+                 winnable: bool = False) -> None:
         if board.move_stack:
             board = board.root()
         self.start = board.copy(stack=False)
         self.board = board
-        if level not in LEVELS:
-            raise BakersError(f"unknown level {level!r}: choose easy, normal or hard")
-        self.level = level
+        self.level: Level = _choice(Level, level, "level")
         self.daily = daily
         self.clock = clock
-        self.settings: dict[str, str] = {"autoplay": "safe", "order": "cell_first"}
+        self.autoplay: Autoplay = Autoplay.SAFE
+        self.order: ClickOrder = ClickOrder.CELL_FIRST
         self.set_settings(autoplay=autoplay, order=order)
         # per player action: its moves' notation (Board.move_text, as played)
         self.groups: list[list[str]] = []
@@ -268,9 +246,11 @@ class Session:
         self.score_state = Score()
         self.abandoned = False
         self.practice = practice
+        # dealt with "winnable only": the next deal like this one is too
+        self.winnable = winnable or self.level.winnable
         self.played = False  # a player move was made on this deal (restart keeps it)
-        self.message = message
-        self.last_auto: list[str] = []
+        self.message = message  # a note from dealing, until the first action
+        self.last_action = Action("deal")
         self.created = clock()
         self._legal_at: object = None
         self._legal: list[Move] = []
@@ -285,8 +265,11 @@ class Session:
     def deal(self) -> int | None:
         return self.start.deal_number
 
-    def _legal_moves(self) -> list[Move]:
-        """The board's legal moves, computed once per position."""
+    def legal_moves(self) -> list[Move]:
+        """The legal moves now (none once the game is over), computed once
+        per position."""
+        if self.finished:
+            return []
         position = self.board.position
         if self._legal_at is not position:
             self._legal = self.board.generate_legal_moves()
@@ -294,14 +277,14 @@ class Session:
         return self._legal
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.board.is_won():
-            return "won"
+            return Status.WON
         if self.abandoned:
-            return "abandoned"
-        if not self._legal_moves():
-            return "blocked"
-        return "playing"
+            return Status.ABANDONED
+        if not self.legal_moves():
+            return Status.BLOCKED
+        return Status.PLAYING
 
     @property
     def finished(self) -> bool:
@@ -336,13 +319,6 @@ class Session:
     def can_redo(self) -> bool:
         return bool(self.redo_stack) and not self.finished
 
-    def legal_moves(self) -> list[str]:
-        if self.finished:
-            return []
-        # explicit counts (runs carry /n, column-to-column moves /1): clients read
-        # every count off the text; the history uses the standard Board.move_text
-        return [m.notation(with_count=True) for m in self._legal_moves()]
-
     def record(self) -> GameRecord:
         start_text = None if self.deal is not None else self.start.to_text()
         return GameRecord(self.game, self.board.game.cells, tuple(self.moves),
@@ -361,73 +337,61 @@ class Session:
         now = self.clock()
         self.timer.start(now)
         self.message = None
-        self.last_auto = []
         return now
 
-    def _push(self, move: Move) -> str:
-        text = self.board.move_text(move)
-        self.board.push(move)
-        return text
+    def _play_line(self, moves: Sequence[Move]) -> tuple[list[str], list[Movement]]:
+        """Push ``moves`` (already checked); their texts and movements."""
+        texts: list[str] = []
+        movements: list[Movement] = []
+        for move in moves:
+            texts.append(self.board.move_text(move))
+            movements.append(self.board.movement(move))
+            self.board.push(move)
+        return texts, movements
 
-    def play(self, move: Move | str) -> ActionResult:
-        """Play the player's ``move`` (notation or Move), then autoplay and
-        auto-finish. Raises ``IllegalMoveError`` with the reason if refused."""
+    def play(self, move: Move | str) -> Action:
+        """Play the player's ``move`` (notation or Move), then the moves the
+        game makes by itself. Raises ``IllegalMoveError`` with the reason if
+        refused, changing nothing."""
         self._check_active()
         if isinstance(move, str):
             move = Move.from_str(move)
         resolved = self.board.resolve(move)  # refuse before touching anything
         self._begin()
-        group = [self._push(resolved)]
-        auto = self._after_move()
-        group += auto
+        trial = self.board.copy(stack=False)
+        trial.push(resolved)
+        line = [resolved, *trial.autoplay(safe=self.autoplay is Autoplay.SAFE, finish=True)]
+        group, movements = self._play_line(line)
         self.groups.append(group)
         self.redo_stack.clear()
         self.moves_count += 1
         self.played = True
-        self._score_change(group, +1)
+        self._score_change(line, +1)
         self._settle_end()
-        return ActionResult(group[0], auto)
+        self.last_action = Action("move", tuple(movements))
+        return self.last_action
 
-    def play_from(self, src: Place | str, count: int = 1) -> ActionResult:
+    def play_from(self, src: Place | str, count: int = 1) -> Action:
         """Send the card at ``src`` (with the run above it when ``count`` > 1)
-        to its best place."""
+        to its best place (:meth:`Board.find_move`, in this game's click order)."""
         self._check_active()
-        return self.play(self.best_move(src, count))
+        return self.play(self.board.find_move(src, count, self.order.prefer_empty_column))
 
-    def _after_move(self) -> list[str]:
-        auto: list[str] = []
-        if self.settings["autoplay"] == "safe":
-            while True:
-                safe = self.board.safe_autoplay_moves()
-                if not safe:
-                    break
-                auto.append(self._push(safe[0]))
-        finish = finishing_moves(self.board)
-        if finish:
-            for m in finish:
-                auto.append(self._push(m))
-        self.last_auto = auto
-        return auto
-
-    def _score_change(self, moves: Sequence[str], sign: int) -> None:
-        home = sum(1 for m in moves if Move.from_str(m).dst.is_foundation)
+    def _score_change(self, moves: Sequence[Move], sign: int) -> None:
+        home = sum(1 for m in moves if m.dst.is_foundation)
         if home:
             self.score_state.add(sign * POINTS_PER_CARD * home, self.seconds())
 
     def _settle_end(self) -> None:
-        """After an action: finish a won game, or say that it is blocked."""
+        """After an action: a won game's clock stops and its bonus is added."""
         if self.board.is_won():
             now = self.clock()
             self.timer.stop(now)
             seconds = self.timer.seconds(now)
             self.score_state.settle(seconds)
             self.score_state.final = self.score_state.base + win_bonus(seconds)
-            self.message = (f"You won in {self.moves_count} moves and "
-                            f"{format_seconds(seconds)}: score {self.score_state.final}.")
-        elif not self._legal_moves():
-            self.message = BLOCKED_MESSAGE
 
-    def undo(self) -> ActionResult:
+    def undo(self) -> Action:
         """Take back the last player action and the moves the game made after
         it. Counts as a move and takes its points back."""
         self._check_active()
@@ -435,29 +399,34 @@ class Session:
             raise SessionError("there is no move to undo")
         self._begin()
         group = self.groups.pop()
-        for _ in group:
-            self.board.pop()
+        taken = [self.board.pop() for _ in group][::-1]
+        movements = self.board.movements(taken)
         self.redo_stack.append(group)
         self.moves_count += 1
-        self._score_change(group, -1)
+        self._score_change(taken, -1)
         self._settle_end()
-        return ActionResult(None, [])
+        self.last_action = Action("undo", tuple(m.reversed() for m in reversed(movements)))
+        return self.last_action
 
-    def redo(self) -> ActionResult:
+    def redo(self) -> Action:
         """Play again the last action taken back by undo."""
         self._check_active()
         if not self.redo_stack:
             raise SessionError("there is no move to redo")
         self._begin()
-        group = [self._push(Move.from_str(text)) for text in self.redo_stack.pop()]
+        trial = self.board.copy(stack=False)
+        line = [trial.push(Move.from_str(text)) for text in self.redo_stack[-1]]
+        self.redo_stack.pop()
+        group, movements = self._play_line(line)
         self.groups.append(group)
         self.moves_count += 1
-        self._score_change(group, +1)
+        self._score_change(line, +1)
         self._settle_end()
-        return ActionResult(group[0], [])
+        self.last_action = Action("redo", tuple(movements))
+        return self.last_action
 
-    def restart(self) -> None:
-        """Back to the deal: history, moves and score cleared; the timer goes
+    def restart(self) -> Action:
+        """Back to the deal: history, moves and score cleared; the clock goes
         on (time already spent on the deal still counts)."""
         self._check_active()
         now = self._begin()
@@ -466,16 +435,26 @@ class Session:
         self.redo_stack = []
         self.moves_count = 0
         self.score_state = Score(0, int(self.timer.seconds(now) // PENALTY_PERIOD))
-        self._settle_end()
+        self.last_action = Action("restart")
+        return self.last_action
+
+    def touch(self) -> None:
+        """The player's page is still open and shown: the clock runs on (it
+        never runs more than ``IDLE_LIMIT`` seconds past the last touch)."""
+        if not self.finished:
+            self.timer.touch(self.clock())
+        self.last_action = Action("touch")
 
     def pause(self) -> None:
-        """Stop the timer (nothing to do once the game is over)."""
+        """Stop the clock (nothing to do once the game is over)."""
+        self.last_action = Action("pause")
         if self.finished:
             return
         if self.timer.running or not self.timer.paused:
             self.timer.pause(self.clock())
 
     def resume(self) -> None:
+        self.last_action = Action("resume")
         if self.finished:
             return
         if self.timer.paused:
@@ -492,153 +471,16 @@ class Session:
         self.score_state.settle(self.timer.seconds(now))
         self.score_state.final = self.score_state.base
         self.abandoned = True
-        self.message = ("This game was abandoned." if self.played
-                        else "This deal was put away before any move: it does not count.")
+        self.message = None
+        self.last_action = Action("abandon")
 
-    def set_settings(self, autoplay: str | None = None, order: str | None = None) -> None:
+    def set_settings(self, autoplay: Autoplay | str | None = None,
+                     order: ClickOrder | str | None = None) -> None:
         if autoplay is not None:
-            if autoplay not in AUTOPLAY_MODES:
-                raise BakersError(f"autoplay is 'off' or 'safe', not {autoplay!r}")
-            self.settings["autoplay"] = autoplay
+            self.autoplay = _choice(Autoplay, autoplay, "autoplay")
         if order is not None:
-            if order not in ORDERS:
-                raise BakersError(f"order is 'cell_first' or 'empty_first', not {order!r}")
-            self.settings["order"] = order
-
-    # --- best place ------------------------------------------------------------
-
-    def best_move(self, src: Place | str, count: int = 1) -> Move:
-        """The move a click on the card at ``src`` makes (``count`` cards from
-        the top of a column: that card and the run above it).
-
-        Order (seed 002): foundation, a column where it builds, a free cell, an
-        empty column; with ``order == "empty_first"`` (seed 004) an empty column
-        comes before a free cell. A run only goes onto a column. A card never
-        goes alone into an empty column from a column it would leave empty.
-        """
-        board = self.board
-        game = board.game
-        if isinstance(src, str):
-            src = Place.from_str(src)
-        if src.is_foundation:
-            raise IllegalMoveError("cards on a foundation never come back into play")
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= 52:
-            raise InvalidMoveError("count is the number of cards to move: 1 to 52")
-        if src.is_column and not 0 <= src.index < game.columns:
-            raise IllegalMoveError(f"there is no column {src.index + 1}: {game.title} has "
-                                   f"{game.columns} columns")
-        if src.is_cell and not 0 <= src.index < game.cells:
-            raise IllegalMoveError(f"there is no free cell {CELL_LETTERS[src.index]} here")
-        card: Card | None
-        if src.is_cell:
-            card = board.cells[src.index]
-            if card is None:
-                raise IllegalMoveError(f"{src.describe()} is empty")
-            if count != 1:
-                raise IllegalMoveError("a free cell holds a single card")
-            whole_column = False
-        else:
-            col = board.columns[src.index]
-            if not col:
-                raise IllegalMoveError(f"{src.describe()} is empty")
-            if count > 1 and game.run_moves is RunMoves.SINGLES:
-                raise IllegalMoveError(f"{game.title} moves single exposed cards only")
-            if count > len(col):
-                raise IllegalMoveError(f"{src.describe()} has only {len(col)} cards")
-            if count > board.run_length(src.index):
-                raise IllegalMoveError(
-                    f"the top {count} cards of {src.describe()} are not a run: "
-                    f"{game.title} {game.build.describe()}")
-            card = col[-count]
-            whole_column = count == len(col)
-        builds: list[Move] = []
-        empties: list[Move] = []
-        for i, dcol in enumerate(board.columns):
-            if src.is_column and i == src.index:
-                continue
-            if dcol:
-                if game.builds(card, dcol[-1]):
-                    builds.append(Move(src, Place.column(i), count))
-            elif game.empty_column is EmptyColumn.ANY and not whole_column:
-                empties.append(Move(src, Place.column(i), count))
-        cells: list[Move] = []
-        if count == 1 and src.is_column:
-            cells = [Move(src, Place.cell(i), 1) for i, c in enumerate(board.cells) if c is None]
-        order: list[Move] = []
-        if count == 1:
-            order.append(Move(src, Place.foundation(), 1))
-        order += builds
-        if count == 1:
-            order += (empties[:1] + cells[:1]) if self.settings["order"] == "empty_first" \
-                else (cells[:1] + empties[:1])
-        else:
-            order += empties[:1]
-        first_error: IllegalMoveError | None = None
-        for move in order:
-            try:
-                return board.resolve(move)
-            except IllegalMoveError as exc:
-                if first_error is None and not move.dst.is_foundation:
-                    first_error = exc
-        if count > 1 and first_error is not None:
-            raise first_error
-        what = card.pretty() if count == 1 else f"the run from {card.pretty()}"
-        raise IllegalMoveError(f"{what} has nowhere to go")
-
-    # --- the API's game object ---------------------------------------------------
-
-    def to_api(self, game_id: str) -> dict[str, Any]:
-        """The game object of docs/api.md."""
-        board = self.board
-        g = board.game
-        legal = [] if self.finished else self._legal_moves()
-        if board.is_won():
-            status = "won"
-        elif self.abandoned:
-            status = "abandoned"
-        else:
-            status = "playing" if legal else "blocked"
-        seconds = self.seconds()
-        return {
-            "id": game_id,
-            "game": g.name,
-            "title": g.title,
-            "level": self.level,
-            "cells": g.cells,
-            "columns_count": g.columns,
-            "deal": self.deal,
-            "daily": self.daily,
-            "status": status,
-            "paused": self.paused,
-            "position": board.to_text(),
-            "columns": [[str(c) for c in col] for col in board.columns],
-            "freecells": [None if c is None else str(c) for c in board.cells],
-            "foundations": {"H": board.foundations[2], "C": board.foundations[0],
-                            "D": board.foundations[1], "S": board.foundations[3]},
-            "legal_moves": [m.notation(with_count=True) for m in legal],
-            "moves": self.moves,
-            "last_auto": list(self.last_auto),
-            "can_undo": self.can_undo,
-            "can_redo": self.can_redo,
-            "score": {"moves": self.moves_count, "seconds": round(seconds, 1),
-                      "score": self.score_state.value(seconds), "home": board.cards_home()},
-            "settings": dict(self.settings),
-            "practice": self.practice,
-            "played": self.played,
-            "message": self.message or (BLOCKED_MESSAGE if status == "blocked" else None),
-        }
-
-    def summary(self, game_id: str) -> dict[str, Any]:
-        """A short description for lists ("Continue")."""
-        seconds = self.seconds()
-        return {
-            "id": game_id, "game": self.game, "title": self.board.game.title,
-            "level": self.level, "cells": self.board.game.cells, "deal": self.deal,
-            "daily": self.daily, "status": self.status, "practice": self.practice,
-            "score": {"moves": self.moves_count, "seconds": round(seconds, 1),
-                      "score": self.score_state.value(seconds),
-                      "home": self.board.cards_home()},
-        }
+            self.order = _choice(ClickOrder, order, "order")
+        self.last_action = Action("settings")
 
     # --- persistence --------------------------------------------------------------
 
@@ -650,19 +492,19 @@ class Session:
             "cells": self.board.game.cells,
             "deal": self.deal,
             "position": None if self.deal is not None else self.start.to_text(),
-            "level": self.level,
+            "level": self.level.value,
             "daily": self.daily,
             "groups": [list(g) for g in self.groups],
             "redo": [list(g) for g in self.redo_stack],
             "moves_count": self.moves_count,
             "timer": self.timer.to_dict(),
             "score": self.score_state.to_dict(),
-            "settings": dict(self.settings),
+            "settings": {"autoplay": self.autoplay.value, "order": self.order.value},
             "abandoned": self.abandoned,
             "practice": self.practice,
+            "winnable": self.winnable,
             "played": self.played,
             "message": self.message,
-            "last_auto": list(self.last_auto),
             "created": self.created,
         }
 
@@ -679,11 +521,12 @@ class Session:
         settings = data.get("settings", {})
         s = cls(start, level=str(data.get("level", "normal")), daily=data.get("daily"),
                 autoplay=settings.get("autoplay", "safe"),
-                order=settings.get("order", "cell_first"), clock=clock)
+                order=settings.get("order", "cell_first"), clock=clock,
+                winnable=bool(data.get("winnable", False)))
         # saves written before the history used the shortest notation say
         # ``36/1``: each move is written again as Board.move_text writes it
         for group in data.get("groups", []):
-            s.groups.append([s._push(Move.from_str(str(text))) for text in group])
+            s.groups.append([s._push_text(Move.from_str(str(text))) for text in group])
         s.redo_stack = [[str(t) for t in g] for g in data.get("redo", [])]
         s.moves_count = int(data.get("moves_count", 0))
         s.timer = Timer.from_dict(data.get("timer", {}))
@@ -696,9 +539,13 @@ class Session:
             s.groups or s.redo_stack or s.moves_count or s.timer.accumulated
             or s.timer.since is not None)
         s.message = data.get("message")
-        s.last_auto = [str(t) for t in data.get("last_auto", [])]
         s.created = float(data.get("created", s.created))
         return s
+
+    def _push_text(self, move: Move) -> str:
+        text = self.board.move_text(move)
+        self.board.push(move)
+        return text
 
 
 def format_seconds(seconds: float) -> str:
@@ -710,7 +557,6 @@ def format_seconds(seconds: float) -> str:
 
 
 __all__ = [
-    "IDLE_LIMIT", "ActionResult", "FakeClock", "GameOverError", "Score", "Session",
-    "SessionError", "Timer", "finishing_moves", "level_cells", "level_for",
-    "win_bonus",
+    "DEAL_LEVELS", "IDLE_LIMIT", "Action", "FakeClock", "GameOverError", "Score", "Session",
+    "SessionError", "Timer", "format_seconds", "level_cells", "level_for", "win_bonus",
 ]

@@ -33,11 +33,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
 
 from ..errors import BakersError
+from ..options import Level, Status
 from ..session import Clock, Session
 
 DEFAULT_FILENAME = "bakers.sqlite3"
 CACHE_SIZE = 2000
-FINISHED = ("won", "abandoned")
+FINISHED = (Status.WON, Status.ABANDONED)
+UNFINISHED = (Status.PLAYING, Status.BLOCKED)
 
 metadata = sa.MetaData()
 
@@ -324,9 +326,9 @@ class Store:
         with self.engine.begin() as conn:
             self._ensure_player(conn, player_id)
             conn.execute(games.insert().values(
-                id=game_id, player_id=player_id, game=session.game, level=session.level,
+                id=game_id, player_id=player_id, game=session.game, level=session.level.value,
                 cells=session.board.game.cells, deal=session.deal, daily=session.daily,
-                status=status, practice=session.practice, version=1,
+                status=status.value, practice=session.practice, version=1,
                 state=json.dumps(session.to_dict()), created_at=now, updated_at=now))
             if status in FINISHED and session.counts_in_stats:
                 self._record_result(conn, game_id, player_id, session, status)
@@ -382,9 +384,9 @@ class Store:
             with self.engine.begin() as conn:
                 done = conn.execute(_SAVE, {
                     "game_id": loaded.id, "old_version": loaded.version,
-                    "new_status": status, "new_version": new_version,
+                    "new_status": status.value, "new_version": new_version,
                     "new_state": json.dumps(session.to_dict()), "now": _now(),
-                    "new_level": session.level})
+                    "new_level": session.level.value})
                 if done.rowcount != 1:
                     raise StoreConflictError(
                         "this game was changed elsewhere in the meantime: reload it")
@@ -395,14 +397,14 @@ class Store:
             self.forget(loaded.id)
             raise
         loaded.version = new_version
-        loaded.status = status
+        loaded.status = status.value
         self._remember(loaded.id, new_version, session)
 
     @staticmethod
     def _record_result(conn: sa.Connection, game_id: str, player_id: str,
                        session: Session, status: str) -> None:
         conn.execute(results.insert().values(
-            game_id=game_id, player_id=player_id, game=session.game, level=session.level,
+            game_id=game_id, player_id=player_id, game=session.game, level=session.level.value,
             cells=session.board.game.cells, deal=session.deal, won=status == "won",
             seconds=round(session.seconds(), 3), moves=session.moves_count,
             score=session.score(), finished_at=_now()))
@@ -423,18 +425,39 @@ class Store:
         return loaded
 
     def list_games(self, player_id: str, unfinished: bool = True,
-                   limit: int = 50) -> list[dict[str, Any]]:
-        """This player's games, newest first: summaries for "Continue"
-        (unfinished ones, practice games left out) or of all games."""
-        return [self.load(game_id).session.summary(game_id)
+                   limit: int = 50) -> list[LoadedGame]:
+        """This player's games, newest first: the unfinished ones for
+        "Continue" (practice games left out), or all of them."""
+        return [self.load(game_id)
                 for game_id in self.list_game_ids(player_id, unfinished, limit)]
+
+    def find_untouched(self, player_id: str, game: str, deal: int | None, cells: int,
+                       level: Level | str) -> str | None:
+        """The id of an unfinished game of ``player_id`` with this deal, cells
+        and level on which no move was ever made (a deal link opened twice
+        reuses it), or ``None``."""
+        if deal is None:
+            return None
+        query = (sa.select(games.c.id)
+                 .where(games.c.player_id == player_id, games.c.game == game,
+                        games.c.deal == deal, games.c.cells == cells,
+                        games.c.level == str(level), games.c.status == Status.PLAYING,
+                        games.c.practice == sa.false())
+                 .order_by(games.c.updated_at.desc()).limit(5))
+        with self.engine.connect() as conn:
+            ids = [str(r.id) for r in conn.execute(query)]
+        for game_id in ids:
+            session = self.load(game_id).session
+            if not session.played and not session.moves_count and not session.abandoned:
+                return game_id
+        return None
 
     def list_game_ids(self, player_id: str, unfinished: bool = True,
                       limit: int = 50) -> list[str]:
         """The ids of :meth:`list_games`, newest first."""
         query = sa.select(games.c.id).where(games.c.player_id == player_id)
         if unfinished:
-            query = query.where(games.c.status.in_(("playing", "blocked")),
+            query = query.where(games.c.status.in_(UNFINISHED),
                                 games.c.practice == sa.false())
         query = query.order_by(games.c.updated_at.desc()).limit(limit)
         with self.engine.connect() as conn:

@@ -1,0 +1,47 @@
+"""Game records live in their own module, above the board (as python-chess
+keeps PGN apart from the board): imports point one way only."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+from pathlib import Path
+
+import bakers
+from bakers import Board, GameRecord
+from bakers import record as record_module
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(record_module).failed == 0
+
+
+def test_the_record_is_in_its_own_module() -> None:
+    assert GameRecord.__module__ == "bakers.record"
+    board = Board.deal("bakers_game", 617)
+    board.push_str("1a")
+    assert GameRecord.from_text(GameRecord.of(board).to_text()).replay() == board
+
+
+def imports_of(module: str) -> set[str]:
+    """The ``bakers`` modules ``module`` imports, anywhere in its source."""
+    path = Path(bakers.__file__).parent / (module.replace(".", "/") + ".py")
+    found: set[str] = set()
+    package = module.rsplit(".", 1)[0] if "." in module else ""
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.split(".")[: max(0, len(package.split(".")) - (node.level - 1))]
+            name = ".".join([p for p in base if p] + ([node.module] if node.module else []))
+            found.add(name)
+    return found
+
+
+def test_core_imports_point_one_way() -> None:
+    """Each core module imports only the ones below it (the notation no
+    longer reaches up to the board for records); the CLI's helpers import no
+    command module."""
+    layers = ["errors", "cards", "games", "deals", "notation", "options", "board", "record"]
+    for i, module in enumerate(layers):
+        above = set(layers[i + 1:])
+        assert not imports_of(module) & above, (module, imports_of(module) & above)
+    assert not {m for m in imports_of("cli_common") if m.startswith("cli")}
