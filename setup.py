@@ -10,7 +10,7 @@ import os
 
 from setuptools import Extension, setup
 
-compile_args = ["-O2", "-std=c11", "-Wall", "-Wextra"]
+compile_args = ["-O3", "-std=c11", "-Wall", "-Wextra"]
 link_args: list[str] = []
 if os.environ.get("BAKERS_SANITIZE"):
     flags = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer",

@@ -222,19 +222,25 @@ def test_to_json() -> None:
     result = solve(board)
     data = result.to_json()
     assert set(data) == {"verdict", "moves", "single_moves", "length", "single_length",
-                         "states", "seconds", "limit"}
+                         "states", "seconds", "limit", "engine"}
+    assert data["engine"] == result.engine
     assert data["verdict"] == "winnable"
     assert data["length"] == len(result.moves)
     assert data["single_length"] == len(result.single_moves)
     # standard notation from the solved position: /n only where bare 36 differs
     assert data["moves"] == board.line_text(result.moves) == result.texts()
-    assert data["single_moves"] == board.line_text(result.single_moves)
+    # single moves are plain two-place notation, each one card by definition
+    singles = data["single_moves"]
+    assert isinstance(singles, list)
+    assert all(len(text) == 2 for text in singles)
+    assert [m.notation() for m in result.single_moves] == singles
     for key, line in (("moves", result.moves), ("single_moves", result.single_moves)):
         replay = board.copy()
         texts = data[key]
         assert isinstance(texts, list)
         for text in texts:
-            replay.push_str(text)
+            move = Move.from_str(text)
+            replay.push(Move(move.src, move.dst, 1) if key == "single_moves" else move)
         assert replay.is_won() and tuple(replay.move_stack) == line
     json.dumps(data)
     # a result built without its texts falls back to the explicit form
@@ -405,12 +411,18 @@ def test_solve_command_on_a_deal() -> None:
 def test_solve_command_lines_replay_in_standard_notation(single: bool) -> None:
     """Printed lines replay through ``push_str``; a length is written only
     where bare ``36`` would move another number of cards (FreeCell deal 31's
-    line has such moves today: a run and single cards into empty columns)."""
+    line has such moves today: a run and single cards into empty columns).
+    The single-card line is plain two-place notation, every entry one card."""
     args = ["solve", "freecell", "--deal", "31"] + (["--single"] if single else [])
     result = run(*args)
     assert result.exit_code == 0, result.output
     board = Board.deal("freecell", 31)
     for text in result.stdout.splitlines()[1].split():
+        if single:  # plain two-place notation, one card a move, for any program
+            assert len(text) == 2, text
+            plain = Move.from_str(text)
+            board.push(Move(plain.src, plain.dst, 1))
+            continue
         move = board.parse_move(text)
         if "/" in text:
             assert board.resolve(Move.from_str(text.split("/")[0])) != move, text

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 
-from .cards import Card
+from .cards import Card, Suit
 from .errors import UnknownGameError
 
 
@@ -25,6 +26,9 @@ class Build(enum.Enum):
     ANY_SUIT = "any_suit"
 
     def allows(self, card: Card, onto: Card) -> bool:
+        return onto in _parents(self)[card]
+
+    def _allows(self, card: Card, onto: Card) -> bool:
         if onto.rank != card.rank + 1:
             return False
         if self is Build.SAME_SUIT:
@@ -39,6 +43,14 @@ class Build(enum.Enum):
             Build.SAME_SUIT: "builds in suit",
             Build.ANY_SUIT: "builds down regardless of suit",
         }[self]
+
+
+@functools.cache
+def _parents(build: Build) -> dict[Card, frozenset[Card]]:
+    """Per card, the cards it may be placed on under ``build`` (a table, so
+    that the rules engine's hot checks are one lookup)."""
+    pack = [Card(rank, suit) for rank in range(1, 14) for suit in Suit]
+    return {c: frozenset(p for p in pack if build._allows(c, p)) for c in pack}
 
 
 class EmptyColumn(enum.Enum):
@@ -84,7 +96,7 @@ class Game:
         return dataclasses.replace(self, cells=cells)
 
     def builds(self, card: Card, onto: Card) -> bool:
-        return self.build.allows(card, onto)
+        return onto in _parents(self.build)[card]
 
     def safe_to_foundation(self, card: Card, foundations: tuple[int, ...]) -> bool:
         """True when no card still in play could ever be built on ``card``.

@@ -59,8 +59,8 @@ typedef struct {
 typedef struct {
     uint8_t key[NCARDS];
     uint32_t parent;
+    uint32_t hash; /* the key's Zobrist hash */
     uint8_t card, count, dest, pad;
-    uint32_t g;
 } Rec;
 
 /* ------------------------------------------------------------------------- */
@@ -152,18 +152,28 @@ typedef struct {
     Budget *budget;
 } Store;
 
-static inline uint64_t hash_key(const uint8_t *k)
+/* Zobrist hashing: a key's hash is the XOR of one random word per (card,
+ * value), so a child's hash follows from its parent's in a few XORs. */
+static uint32_t zobrist[NCARDS][HOME + 1];
+
+static void zobrist_init(void)
 {
-    uint64_t w[7] = {0};
-    memcpy(w, k, NCARDS);
-    uint64_t h = 0x243F6A8885A308D3ULL;
-    for (int i = 0; i < 7; i++) {
-        h ^= w[i];
-        h *= 0x9E3779B97F4A7C15ULL;
-        h ^= h >> 32;
-    }
-    h *= 0xD6E8FEB86659FD93ULL;
-    h ^= h >> 29;
+    uint64_t x = 0x243F6A8885A308D3ULL;
+    for (int c = 0; c < NCARDS; c++)
+        for (int v = 0; v <= HOME; v++) {
+            x += 0x9E3779B97F4A7C15ULL; /* splitmix64 */
+            uint64_t z = x;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+            zobrist[c][v] = (uint32_t)((z ^ (z >> 31)) >> 32);
+        }
+}
+
+static inline uint32_t hash_key(const uint8_t *k)
+{
+    uint32_t h = 0;
+    for (int c = 0; c < NCARDS; c++)
+        h ^= zobrist[c][k[c]];
     return h;
 }
 
@@ -176,7 +186,7 @@ static int store_init(Store *s, Budget *b)
 {
     memset(s, 0, sizeof *s);
     s->budget = b;
-    s->mask = (1u << 12) - 1;
+    s->mask = (1u << 14) - 1;
     s->slots = budget_alloc(b, (s->mask + 1) * sizeof(uint64_t));
     if (!s->slots)
         return -1;
@@ -206,9 +216,7 @@ static int store_grow_table(Store *s)
         uint64_t v = s->slots[i];
         if (!v)
             continue;
-        uint32_t idx = (uint32_t)(v & 0xffffffffu) - 1;
-        uint64_t h = hash_key(rec_at(s, idx)->key);
-        uint64_t j = h & nmask;
+        uint64_t j = (v >> 32) & nmask; /* the slot keeps the hash that places it */
         while (ns[j])
             j = (j + 1) & nmask;
         ns[j] = v;
@@ -223,10 +231,9 @@ static int store_grow_table(Store *s)
  * was already there, or UINT32_MAX - 1 when memory ran out. */
 #define SEEN UINT32_MAX
 #define FULL (UINT32_MAX - 1)
-static uint32_t store_add(Store *s, const uint8_t *key)
+static uint32_t store_add(Store *s, const uint8_t *key, uint32_t h)
 {
-    uint64_t h = hash_key(key);
-    uint64_t tag = h & 0xffffffff00000000ULL;
+    uint64_t tag = (uint64_t)h << 32;
     uint64_t j = h & s->mask;
     for (;;) {
         uint64_t v = s->slots[j];
@@ -257,6 +264,7 @@ static uint32_t store_add(Store *s, const uint8_t *key)
     }
     Rec *r = rec_at(s, idx);
     memcpy(r->key, key, NCARDS);
+    r->hash = h;
     s->slots[j] = tag | (uint64_t)(idx + 1);
     s->n++;
     if ((uint64_t)s->n * 2 > s->mask + 1) {
@@ -332,6 +340,7 @@ typedef struct {
     uint8_t cards[MAXCOLS][MAXLEN];
     int cost[MAXCOLS][MAXLEN + 1]; /* heuristic of each prefix of the column */
     uint8_t low[MAXCOLS][4];       /* lowest card of each suit in the column */
+    uint8_t contrib[NCARDS];       /* what each column card adds to its column's cost */
     int ncells;
     uint8_t cells[MAXCELLS];
     int fnd[4];
@@ -339,58 +348,112 @@ typedef struct {
     int8_t topcol[NCARDS]; /* exposed card -> its column, or -1 */
 } Pos;
 
+/* Bits of the cards that are column bottoms, in cells, and home. */
+#define SUIT_BITS 0x1111111111111ULL /* cards 0, 4, 8, ..., 48: one suit */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline void masks(const uint8_t *k, uint64_t *bottom, uint64_t *cell, uint64_t *home)
+{
+    uint8_t buf[64];
+    memcpy(buf, k, NCARDS);
+    memset(buf + NCARDS, 0, 64 - NCARDS);
+    uint64_t mb = 0, mc = 0, mh = 0;
+    const __m128i vb = _mm_set1_epi8((char)BOTTOM), vc = _mm_set1_epi8((char)CELL),
+                  vh = _mm_set1_epi8((char)HOME);
+    for (int i = 0; i < 4; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(buf + 16 * i));
+        mb |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vb)) << (16 * i);
+        mc |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vc)) << (16 * i);
+        mh |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vh)) << (16 * i);
+    }
+    *bottom = mb;
+    *cell = mc;
+    *home = mh;
+}
+#else
+static inline void masks(const uint8_t *k, uint64_t *bottom, uint64_t *cell, uint64_t *home)
+{
+    uint64_t mb = 0, mc = 0, mh = 0;
+    for (int c = 0; c < NCARDS; c++) {
+        mb |= (uint64_t)(k[c] == BOTTOM) << c;
+        mc |= (uint64_t)(k[c] == CELL) << c;
+        mh |= (uint64_t)(k[c] == HOME) << c;
+    }
+    *bottom = mb;
+    *cell = mc;
+    *home = mh;
+}
+#endif
+
 static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
 {
+    /* above[] (entries 52..54 are scratch), then the bottom cards, the cells
+     * and the foundations from bit masks of the key */
     uint8_t above[NCARDS + 3];
+    uint8_t bottoms[NCARDS + 1], cells[NCARDS + 1];
+    int fnd[4];
+    int nb = 0, nc = 0;
     memset(above, NONE, sizeof above);
     memset(p->topcol, -1, sizeof p->topcol);
-    p->ncols = 0;
-    p->ncells = 0;
-    p->fnd[0] = p->fnd[1] = p->fnd[2] = p->fnd[3] = 0;
-    uint8_t bottoms[NCARDS];
-    int nb = 0;
-    for (int c = 0; c < NCARDS; c++) {
-        uint8_t v = k[c];
-        if (v < NCARDS)
-            above[v] = (uint8_t)c;
-        else if (v == BOTTOM)
-            bottoms[nb++] = (uint8_t)c;
-        else if (v == CELL) {
-            if (p->ncells >= MAXCELLS)
-                return -1;
-            p->cells[p->ncells++] = (uint8_t)c;
-        } else
-            p->fnd[c & 3]++;
+    for (int c = 0; c < NCARDS; c++)
+        above[k[c]] = (uint8_t)c;
+    uint64_t m_bottom, m_cell, m_home;
+    masks(k, &m_bottom, &m_cell, &m_home);
+    for (int s = 0; s < 4; s++) {
+        /* a suit's cards home run from its ace: count them up to the first gap */
+        uint64_t gaps = ~(m_home >> s) & SUIT_BITS;
+        fnd[s] = gaps ? __builtin_ctzll(gaps) / 4 : 13;
     }
-    if (nb > r->ncols || p->ncells > r->ncells)
+    while (m_bottom) {
+        bottoms[nb++] = (uint8_t)__builtin_ctzll(m_bottom);
+        m_bottom &= m_bottom - 1;
+    }
+    while (m_cell) {
+        cells[nc++] = (uint8_t)__builtin_ctzll(m_cell);
+        m_cell &= m_cell - 1;
+    }
+    if (nb > r->ncols || nc > r->ncells)
         return -1;
-    p->home = p->fnd[0] + p->fnd[1] + p->fnd[2] + p->fnd[3];
+    memcpy(p->cells, cells, (size_t)nc);
+    p->ncells = nc;
+    memcpy(p->fnd, fnd, sizeof fnd);
+    p->home = fnd[0] + fnd[1] + fnd[2] + fnd[3];
     p->nempty = r->ncols - nb;
+    const int wb = w->blocked, wu = w->unbuilt;
+    int total = nc;
     for (int i = 0; i < nb; i++) {
         int n = 0;
         int c = bottoms[i];
         uint8_t low[4] = {99, 99, 99, 99};
         int cost = 0;
-        p->cost[i][0] = 0;
-        int prev = -1;
+        int *pc = p->cost[i];
+        uint8_t *cards = p->cards[i];
+        pc[0] = 0;
+        /* the bottom card is never blocked nor unbuilt */
+        cards[n++] = (uint8_t)c;
+        low[c & 3] = (uint8_t)c;
+        p->contrib[c] = 0;
+        pc[1] = 0;
+        int prev = c;
+        c = above[c];
         while (c != NONE) {
-            if (n >= MAXLEN)
+            if (n >= MAXLEN - 1 || ++total > NCARDS)
                 return -1;
-            p->cards[i][n++] = (uint8_t)c;
+            cards[n++] = (uint8_t)c;
             int s = c & 3;
-            if (low[s] < c)
-                cost += w->blocked;
-            else
-                low[s] = (uint8_t)c;
-            if (prev >= 0 && !r->builds[c][prev])
-                cost += w->unbuilt;
-            p->cost[i][n] = cost;
+            int blocked = low[s] < c;
+            low[s] = blocked ? low[s] : (uint8_t)c;
+            int add = blocked * wb + (!r->builds[c][prev]) * wu;
+            cost += add;
+            p->contrib[c] = (uint8_t)add;
+            pc[n] = cost;
             prev = c;
             c = above[c];
         }
+        total++;
         p->len[i] = (uint8_t)n;
         memcpy(p->low[i], low, 4);
-        p->topcol[p->cards[i][n - 1]] = (int8_t)i;
+        p->topcol[cards[n - 1]] = (int8_t)i;
     }
     p->ncols = nb;
     return 0;
@@ -423,6 +486,7 @@ static inline int prefix_cost(const Weights *w, const Pos *p, int i, int keep)
 
 typedef struct {
     uint8_t key[NCARDS];
+    uint32_t hash;
     int h;
     int win;
     uint8_t card, count, dest;
@@ -434,42 +498,83 @@ typedef struct {
     const uint8_t *pk;
     const Pos *p;
     int hp;
+    uint32_t hash;
     Child *out;
     int n;
 } Gen;
 
-/* Make the child: ``card`` moved (with ``count`` - 1 cards on it) so that it
- * lies on ``below`` (a card, BOTTOM, CELL or HOME). ``uncovered`` is the card
- * the move exposes (NONE: none). ``h`` is the incremental heuristic, used
- * unless the closure changes the position further. */
-static void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h)
+/* The closure of a child with its heuristic kept up to date: every card sent
+ * home takes its column cost (``contrib``, or the cell weight) with it, and a
+ * column it leaves empty counts as empty. Returns the cards home. */
+static int close_h(const Rules *r, const Weights *w, uint8_t *k, int *fnd, const uint8_t *contrib,
+                   int *h, uint32_t *hash)
+{
+    uint8_t covered[NCARDS + 3];
+    memset(covered, 0, sizeof covered);
+    for (int c = 0; c < NCARDS; c++)
+        covered[k[c]] = 1;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int s = 0; s < 4; s++) {
+            while (fnd[s] < 13) {
+                int c = fnd[s] * 4 + s;
+                uint8_t v = k[c];
+                if (covered[c] || !is_safe(r, fnd, c))
+                    break;
+                if (v < NCARDS) {
+                    covered[v] = 0;
+                    *h -= contrib[c];
+                } else if (v == BOTTOM) {
+                    *h -= contrib[c] + w->empty;
+                } else {
+                    *h -= w->cell;
+                }
+                *h -= w->home;
+                *hash ^= zobrist[c][v] ^ zobrist[c][HOME];
+                k[c] = HOME;
+                fnd[s]++;
+                changed = 1;
+            }
+        }
+    }
+    return fnd[0] + fnd[1] + fnd[2] + fnd[3];
+}
+
+/* Make the child: ``card`` moved (with ``count`` - 1 cards on it, the run
+ * ``run``) so that it lies on ``below`` (a card of column ``j``, BOTTOM, CELL
+ * or HOME). ``uncovered`` is the card the move exposes (NONE: none); ``h`` is
+ * the child's heuristic before the closure, which the closure updates. */
+static void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
+                 const uint8_t *run, int j)
 {
     Child *ch = &g->out[g->n++];
     memcpy(ch->key, g->pk, NCARDS);
     ch->key[card] = (uint8_t)below;
+    ch->hash = g->hash ^ zobrist[card][g->pk[card]] ^ zobrist[card][below];
     ch->card = (uint8_t)card;
     ch->count = (uint8_t)count;
     ch->dest = (uint8_t)dest;
     ch->win = 0;
+    ch->h = h;
     int fnd[4];
     memcpy(fnd, g->p->fnd, sizeof fnd);
-    int closure = 0;
-    if (below == HOME) {
+    if (below == HOME)
         fnd[card & 3]++;
-        closure = 1;
-    } else if (uncovered != NONE && ready(fnd, uncovered) && is_safe(g->r, fnd, uncovered)) {
-        closure = 1;
+    else if (uncovered == NONE || !ready(fnd, uncovered) || !is_safe(g->r, fnd, uncovered))
+        return;
+    uint8_t contrib[NCARDS];
+    memcpy(contrib, g->p->contrib, NCARDS);
+    if (below < NCARDS) {
+        for (int t = 0; t < count; t++)
+            contrib[run[t]] = g->p->low[j][run[t] & 3] < run[t] ? (uint8_t)g->w->blocked : 0;
+    } else if (below == BOTTOM) {
+        for (int t = 0; t < count; t++)
+            contrib[run[t]] = 0;
     }
-    if (closure) {
-        int home = close_key(g->r, ch->key, fnd);
-        if (home == NCARDS) {
-            ch->win = 1;
-            ch->h = 0;
-            return;
-        }
-        ch->h = key_h(g->r, g->w, ch->key);
-    } else {
-        ch->h = h;
+    if (close_h(g->r, g->w, ch->key, fnd, contrib, &ch->h, &ch->hash) == NCARDS) {
+        ch->win = 1;
+        ch->h = 0;
     }
 }
 
@@ -484,10 +589,10 @@ static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_
 }
 
 /* Every child of the position (up to symmetry, minus the pruned moves). */
-static int generate(const Rules *r, const Weights *w, const uint8_t *pk, const Pos *p, int hp,
-                    Child *out)
+static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
+                    const Pos *p, int hp, Child *out)
 {
-    Gen g = {r, w, pk, p, hp, out, 0};
+    Gen g = {r, w, pk, p, hp, phash, out, 0};
     int nfree = r->ncells - p->ncells;
     int ne = p->nempty;
     int cap_occ = 1, cap_emp = 1;
@@ -521,13 +626,14 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, const P
                 if (j < 0 || j == i)
                     continue;
                 int h = hp + dsrc + blocked_on(w, p, j, a + keep, k);
-                emit(&g, x, k, par, par, u, h);
+                emit(&g, x, k, par, par, u, h, a + keep, j);
             }
         }
         /* the exposed card into a free cell (one cell stands for all) */
         if (nfree) {
             int u = L > 1 ? a[L - 2] : NONE;
-            emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + prefix_cost(w, p, i, L - 1) - base);
+            emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + prefix_cost(w, p, i, L - 1) - base,
+                 a + L - 1, -1);
         }
         /* cards into an empty column (one stands for all; never a whole
          * column, which gives the same position back: rule 3) */
@@ -540,27 +646,28 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, const P
             for (int k = 1; k <= me; k++) {
                 int keep = L - k;
                 int h = hp + prefix_cost(w, p, i, keep) - base + w->empty;
-                emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h);
+                emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h, a + keep, -1);
             }
         }
         /* the exposed card home: an unsafe move (safe ones are made already) */
         if (!r->always_safe && ready(p->fnd, top))
-            emit(&g, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE, 0);
+            emit(&g, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE,
+                 hp + prefix_cost(w, p, i, L - 1) - base - w->home, a + L - 1, -1);
     }
     for (int ci = 0; ci < p->ncells; ci++) {
         int c = p->cells[ci];
+        uint8_t one = (uint8_t)c;
         for (int q = 0; q < r->nparents[c]; q++) {
             int par = r->parents[c][q];
             int j = p->topcol[par];
             if (j < 0)
                 continue;
-            uint8_t one = (uint8_t)c;
-            emit(&g, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1));
+            emit(&g, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1), &one, j);
         }
         if (fill)
-            emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty);
+            emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty, &one, -1);
         if (!r->always_safe && ready(p->fnd, c))
-            emit(&g, c, 1, D_FOUNDATION, HOME, NONE, 0);
+            emit(&g, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1);
     }
     return g.n;
 }
@@ -572,7 +679,7 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, const P
 /* searches                                                                    */
 
 typedef struct {
-    uint32_t *data;
+    uint64_t *data; /* record index | moves made << 32 */
     uint32_t n, cap;
 } Vec;
 
@@ -588,11 +695,11 @@ typedef struct {
     int started;
 } BestFirst;
 
-static int vec_push(Budget *b, Vec *v, uint32_t x)
+static int vec_push(Budget *b, Vec *v, uint64_t x)
 {
     if (v->n == v->cap) {
         uint32_t nc = v->cap ? v->cap * 2 : 16;
-        uint32_t *nd = budget_realloc(b, v->data, v->cap * sizeof(uint32_t), nc * sizeof(uint32_t));
+        uint64_t *nd = budget_realloc(b, v->data, v->cap * sizeof(uint64_t), nc * sizeof(uint64_t));
         if (!nd)
             return -1;
         v->data = nd;
@@ -617,12 +724,11 @@ static int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, c
     bf->offset = -h_low(r, w);
     if (store_init(&bf->store, b) < 0)
         return -1;
-    uint32_t idx = store_add(&bf->store, root);
+    uint32_t idx = store_add(&bf->store, root, hash_key(root));
     if (idx == FULL)
         return -1;
     Rec *rec = rec_at(&bf->store, idx);
     rec->parent = UINT32_MAX;
-    rec->g = 0;
     bf->nbuckets = 1024;
     bf->buckets = budget_alloc(b, bf->nbuckets * sizeof(Vec));
     if (!bf->buckets)
@@ -648,7 +754,7 @@ static void bf_free(BestFirst *bf, Budget *b)
 {
     if (bf->buckets) {
         for (size_t i = 0; i < bf->nbuckets; i++)
-            budget_free(b, bf->buckets[i].data, bf->buckets[i].cap * sizeof(uint32_t));
+            budget_free(b, bf->buckets[i].data, bf->buckets[i].cap * sizeof(uint64_t));
         budget_free(b, bf->buckets, bf->nbuckets * sizeof(Vec));
     }
     store_free(&bf->store);
@@ -682,21 +788,25 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
             }
         }
         Vec *bk = &bf->buckets[cur];
-        uint32_t idx = bk->data[--bk->n];
+        uint64_t entry = bk->data[--bk->n];
+        uint32_t idx = (uint32_t)entry;
+        uint32_t g = (uint32_t)(entry >> 32);
         b->states++;
         Rec *rec = rec_at(s, idx);
-        uint32_t g = rec->g;
         uint8_t key[NCARDS];
         memcpy(key, rec->key, NCARDS);
+        uint32_t phash = rec->hash;
         int hp = (int)((cur - g) / (size_t)scale) - offset;
         if (decode(r, w, key, &pos) < 0) {
             bf->cur = cur;
             return ST_ERROR;
         }
-        int n = generate(r, w, key, &pos, hp, kids);
+        int n = generate(r, w, key, phash, &pos, hp, kids);
+        for (int t = 0; t < n; t++)
+            __builtin_prefetch(&s->slots[kids[t].hash & s->mask]);
         for (int t = 0; t < n; t++) {
             Child *ch = &kids[t];
-            uint32_t ci = store_add(s, ch->key);
+            uint32_t ci = store_add(s, ch->key, ch->hash);
             if (ci == SEEN)
                 continue;
             if (ci == FULL) {
@@ -709,7 +819,6 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
             cr->card = ch->card;
             cr->count = ch->count;
             cr->dest = ch->dest;
-            cr->g = g + 1;
             if (ch->win) {
                 bf->win = ci;
                 bf->cur = cur;
@@ -728,7 +837,7 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
                 bf->buckets = nbk;
                 bf->nbuckets = nn;
             }
-            if (vec_push(b, &bf->buckets[bi], ci) < 0) {
+            if (vec_push(b, &bf->buckets[bi], (uint64_t)ci | (uint64_t)(g + 1) << 32) < 0) {
                 bf->cur = cur;
                 return ST_LIMIT;
             }
@@ -759,11 +868,10 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
 {
     if (store_init(s, b) < 0)
         return ST_LIMIT;
-    uint32_t ri = store_add(s, root);
+    uint32_t ri = store_add(s, root, hash_key(root));
     if (ri == FULL)
         return ST_LIMIT;
     rec_at(s, ri)->parent = UINT32_MAX;
-    rec_at(s, ri)->g = 0;
     size_t cap = (size_t)width * 64 + 64;
     size_t layer_bytes = cap * sizeof(Scored);
     Scored *layer = budget_alloc(b, layer_bytes);
@@ -788,15 +896,15 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
             uint32_t idx = layer[t].idx;
             uint8_t key[NCARDS];
             memcpy(key, rec_at(s, idx)->key, NCARDS);
-            uint32_t g = rec_at(s, idx)->g;
+            uint32_t phash = rec_at(s, idx)->hash;
             if (decode(r, w, key, &pos) < 0) {
                 status = ST_ERROR;
                 goto done;
             }
-            int n = generate(r, w, key, &pos, layer[t].h, kids);
+            int n = generate(r, w, key, phash, &pos, layer[t].h, kids);
             for (int q = 0; q < n; q++) {
                 Child *ch = &kids[q];
-                uint32_t ci = store_add(s, ch->key);
+                uint32_t ci = store_add(s, ch->key, ch->hash);
                 if (ci == SEEN)
                     continue;
                 if (ci == FULL) {
@@ -809,7 +917,6 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
                 cr->card = ch->card;
                 cr->count = ch->count;
                 cr->dest = ch->dest;
-                cr->g = g + 1;
                 if (ch->win) {
                     *win = ci;
                     status = ST_WIN;
@@ -1225,7 +1332,7 @@ static PyObject *py_children(PyObject *self, PyObject *args)
     Child *kids = malloc(MAXCHILD * sizeof(Child));
     if (!kids)
         return PyErr_NoMemory();
-    int n = generate(&r, &w, key, &pos, pos_h(&w, &pos), kids);
+    int n = generate(&r, &w, key, hash_key(key), &pos, pos_h(&w, &pos), kids);
     PyObject *out = PyList_New(n);
     if (!out) {
         free(kids);
@@ -1331,10 +1438,369 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args)
     return out;
 }
 
+
+/* ------------------------------------------------------------------------- */
+/* a winning line in card terms, played on the board's own columns and cells  */
+
+typedef struct {
+    const Rules *r;
+    int ncols, ncells;
+    uint8_t cols[MAXCOLS][MAXLEN];
+    int len[MAXCOLS];
+    int cells[MAXCELLS];
+    int fnd[4];
+    PyObject *moves, *singles;
+} Sim;
+
+#define P_CELL 100
+#define P_FOUNDATION 200
+
+static int sim_append(PyObject *lst, int src, int dst, int count)
+{
+    PyObject *t = Py_BuildValue("(iii)", src, dst, count);
+    if (!t)
+        return -1;
+    int rc = PyList_Append(lst, t);
+    Py_DECREF(t);
+    return rc;
+}
+
+/* Move one card (the line is replayed by the rules engine afterwards; here
+ * only what keeps this copy consistent is checked). */
+static int sim_single(Sim *m, int src, int dst)
+{
+    int card;
+    if (src >= P_CELL) {
+        card = m->cells[src - P_CELL];
+        m->cells[src - P_CELL] = -1;
+    } else {
+        if (m->len[src] == 0)
+            goto bad;
+        card = m->cols[src][--m->len[src]];
+    }
+    if (card < 0)
+        goto bad;
+    if (dst == P_FOUNDATION)
+        m->fnd[card & 3]++;
+    else if (dst >= P_CELL) {
+        if (m->cells[dst - P_CELL] >= 0)
+            goto bad;
+        m->cells[dst - P_CELL] = card;
+    } else {
+        if (m->len[dst] >= MAXLEN)
+            goto bad;
+        m->cols[dst][m->len[dst]++] = (uint8_t)card;
+    }
+    return sim_append(m->singles, src, dst, 1);
+bad:
+    PyErr_SetString(PyExc_RuntimeError, "the line does not fit the position");
+    return -1;
+}
+
+static int sim_home(Sim *m, int src)
+{
+    if (sim_append(m->moves, src, P_FOUNDATION, 1) < 0)
+        return -1;
+    return sim_single(m, src, P_FOUNDATION);
+}
+
+/* Safe cards home, column by column and then cell by cell, until none is
+ * left (the closure the search applies after every move). */
+static int sim_autoplay(Sim *m)
+{
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int j = 0; j < m->ncols; j++)
+            while (m->len[j]) {
+                int c = m->cols[j][m->len[j] - 1];
+                if (!ready(m->fnd, c) || !is_safe(m->r, m->fnd, c))
+                    break;
+                if (sim_home(m, j) < 0)
+                    return -1;
+                changed = 1;
+            }
+        for (int i = 0; i < m->ncells; i++) {
+            int c = m->cells[i];
+            if (c >= 0 && ready(m->fnd, c) && is_safe(m->r, m->fnd, c)) {
+                if (sim_home(m, P_CELL + i) < 0)
+                    return -1;
+                changed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A run of n cards as single moves: through the free cells, and by parking
+ * part of it in an empty column (the standard recursion). */
+static int sim_run(Sim *m, int n, int src, int dst, const int *freec, int nfree, const int *empties,
+                   int nempty)
+{
+    if (n <= nfree + 1) {
+        for (int t = 0; t < n - 1; t++)
+            if (sim_single(m, src, P_CELL + freec[t]) < 0)
+                return -1;
+        if (sim_single(m, src, dst) < 0)
+            return -1;
+        for (int t = n - 2; t >= 0; t--)
+            if (sim_single(m, P_CELL + freec[t], dst) < 0)
+                return -1;
+        return 0;
+    }
+    if (nempty < 1) {
+        PyErr_SetString(PyExc_RuntimeError, "a run too long for the spaces");
+        return -1;
+    }
+    int spare = empties[0];
+    long part = (long)(nfree + 1) << (nempty - 1);
+    if (part > n - 1)
+        part = n - 1;
+    if (sim_run(m, (int)part, src, spare, freec, nfree, empties + 1, nempty - 1) < 0 ||
+        sim_run(m, n - (int)part, src, dst, freec, nfree, empties + 1, nempty - 1) < 0 ||
+        sim_run(m, (int)part, spare, dst, freec, nfree, empties + 1, nempty - 1) < 0)
+        return -1;
+    return 0;
+}
+
+static int sim_play(Sim *m, int card, int count, int dest)
+{
+    int src = -1;
+    for (int i = 0; i < m->ncells && src < 0; i++)
+        if (m->cells[i] == card)
+            src = P_CELL + i;
+    for (int j = 0; j < m->ncols && src < 0; j++)
+        if (m->len[j] >= count && m->cols[j][m->len[j] - count] == card)
+            src = j;
+    int dst = -1;
+    if (dest == -1)
+        dst = P_FOUNDATION;
+    else if (dest == -2) {
+        for (int i = 0; i < m->ncells && dst < 0; i++)
+            if (m->cells[i] < 0)
+                dst = P_CELL + i;
+    } else if (dest == -3) {
+        for (int j = 0; j < m->ncols && dst < 0; j++)
+            if (!m->len[j] && j != src)
+                dst = j;
+    } else {
+        for (int j = 0; j < m->ncols && dst < 0; j++)
+            if (m->len[j] && m->cols[j][m->len[j] - 1] == dest)
+                dst = j;
+    }
+    if (src < 0 || dst < 0 || (count > 1 && (src >= P_CELL || dst >= P_CELL))) {
+        PyErr_SetString(PyExc_RuntimeError, "the line does not fit the position");
+        return -1;
+    }
+    if (sim_append(m->moves, src, dst, count) < 0)
+        return -1;
+    if (count == 1)
+        return sim_single(m, src, dst);
+    int freec[MAXCELLS], empties[MAXCOLS], nfree = 0, nempty = 0;
+    for (int i = 0; i < m->ncells; i++)
+        if (m->cells[i] < 0)
+            freec[nfree++] = i;
+    for (int j = 0; j < m->ncols; j++)
+        if (!m->len[j] && j != dst)
+            empties[nempty++] = j;
+    return sim_run(m, count, src, dst, freec, nfree, empties, nempty);
+}
+
+/* play_line(columns, cells_by_place, ncells, build, can_fill, supermoves,
+ *           line) -> (moves, singles)
+ * The core's line [(card, count, dest)] played from the position in the
+ * board's own order, with the safe foundation moves after each move: moves
+ * as (src, dst, count) and single-card moves as (src, dst, 1); places are
+ * columns 0..12, cells 100 + i, foundation 200. */
+static PyObject *py_play_line(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *line;
+    const char *cb;
+    Py_ssize_t ncb;
+    int ncells, build, can_fill, supermoves;
+    if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
+                          &supermoves, &line))
+        return NULL;
+    Py_ssize_t ncols = PySequence_Size(columns);
+    if (ncols < 0)
+        return NULL;
+    Rules r;
+    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+        return NULL;
+    if (ncb != ncells) {
+        PyErr_SetString(PyExc_ValueError, "one byte a cell");
+        return NULL;
+    }
+    Sim m;
+    memset(&m, 0, sizeof m);
+    m.r = &r;
+    m.ncols = (int)ncols;
+    m.ncells = ncells;
+    uint8_t packed[MAXCELLS];
+    int np = 0;
+    for (int i = 0; i < ncells; i++) {
+        m.cells[i] = (uint8_t)cb[i] == NONE ? -1 : (uint8_t)cb[i];
+        if (m.cells[i] >= 0)
+            packed[np++] = (uint8_t)cb[i];
+    }
+    PyObject *cells = PyBytes_FromStringAndSize((const char *)packed, np);
+    if (!cells)
+        return NULL;
+    uint8_t key[NCARDS];
+    int rc = parse_position(&r, columns, cells, key, 1, m.cols, m.len);
+    Py_DECREF(cells);
+    if (rc < 0)
+        return NULL;
+    foundations(key, m.fnd);
+    PyObject *seq = PySequence_Fast(line, "the line must be a sequence");
+    if (!seq)
+        return NULL;
+    m.moves = PyList_New(0);
+    m.singles = PyList_New(0);
+    if (!m.moves || !m.singles)
+        goto fail;
+    if (sim_autoplay(&m) < 0)
+        goto fail;
+    for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(seq); t++) {
+        int card, count, dest;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, t), "iii", &card, &count, &dest))
+            goto fail;
+        if (card < 0 || card >= NCARDS || count < 1 || count > NCARDS || dest < -3 ||
+            dest >= NCARDS) {
+            PyErr_SetString(PyExc_ValueError, "a move of the line is out of range");
+            goto fail;
+        }
+        if (sim_play(&m, card, count, dest) < 0 || sim_autoplay(&m) < 0)
+            goto fail;
+    }
+    Py_DECREF(seq);
+    PyObject *res = PyTuple_Pack(2, m.moves, m.singles);
+    Py_DECREF(m.moves);
+    Py_DECREF(m.singles);
+    return res;
+fail:
+    Py_DECREF(seq);
+    Py_XDECREF(m.moves);
+    Py_XDECREF(m.singles);
+    return NULL;
+}
+
+
+/* check_line(columns, cells_by_place, ncells, build, can_fill, supermoves,
+ *            singles) -> bool
+ * An independent check of a line of single-card moves (src, dst, ...), as
+ * play_line writes them: every move is legal under the rules, straight from
+ * their statement (shares no code with the search or play_line but the
+ * build table), and the last leaves all 52 cards home. */
+static PyObject *py_check_line(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *singles;
+    const char *cb;
+    Py_ssize_t ncb;
+    int ncells, build, can_fill, supermoves;
+    if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
+                          &supermoves, &singles))
+        return NULL;
+    Py_ssize_t ncols = PySequence_Size(columns);
+    if (ncols < 0)
+        return NULL;
+    Rules r;
+    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+        return NULL;
+    if (ncb != ncells) {
+        PyErr_SetString(PyExc_ValueError, "one byte a cell");
+        return NULL;
+    }
+    uint8_t cols[MAXCOLS][MAXLEN];
+    int len[MAXCOLS] = {0};
+    int cell[MAXCELLS];
+    uint8_t packed[MAXCELLS];
+    int np = 0;
+    for (int i = 0; i < ncells; i++) {
+        cell[i] = (uint8_t)cb[i] == NONE ? -1 : (uint8_t)cb[i];
+        if (cell[i] >= 0)
+            packed[np++] = (uint8_t)cb[i];
+    }
+    PyObject *cells = PyBytes_FromStringAndSize((const char *)packed, np);
+    if (!cells)
+        return NULL;
+    uint8_t key[NCARDS];
+    int rc = parse_position(&r, columns, cells, key, 1, cols, len);
+    Py_DECREF(cells);
+    if (rc < 0)
+        return NULL;
+    int fnd[4];
+    foundations(key, fnd);
+    PyObject *seq = PySequence_Fast(singles, "the line must be a sequence");
+    if (!seq)
+        return NULL;
+    int ok = 1;
+    for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(seq) && ok; t++) {
+        PyObject *mv = PySequence_Fast_GET_ITEM(seq, t);
+        if (!PyTuple_Check(mv) || PyTuple_GET_SIZE(mv) < 2) {
+            ok = 0;
+            break;
+        }
+        long src = PyLong_AsLong(PyTuple_GET_ITEM(mv, 0));
+        long dst = PyLong_AsLong(PyTuple_GET_ITEM(mv, 1));
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        int card;
+        /* take the card */
+        if (src >= P_CELL && src < P_CELL + ncells) {
+            card = cell[src - P_CELL];
+            if (card < 0 || (dst >= P_CELL && dst < P_FOUNDATION)) {
+                ok = 0; /* an empty cell, or cell to cell */
+                break;
+            }
+        } else if (src >= 0 && src < ncols) {
+            if (!len[src]) {
+                ok = 0;
+                break;
+            }
+            card = cols[src][len[src] - 1];
+        } else {
+            ok = 0;
+            break;
+        }
+        /* where it goes */
+        if (dst == P_FOUNDATION) {
+            ok = fnd[card & 3] == card / 4;
+        } else if (dst >= P_CELL && dst < P_CELL + ncells) {
+            ok = cell[dst - P_CELL] < 0;
+        } else if (dst >= 0 && dst < ncols && dst != src) {
+            ok = len[dst] ? r.builds[card][cols[dst][len[dst] - 1]] : can_fill;
+            ok = ok && len[dst] < MAXLEN;
+        } else {
+            ok = 0;
+        }
+        if (!ok)
+            break;
+        if (src >= P_CELL)
+            cell[src - P_CELL] = -1;
+        else
+            len[src]--;
+        if (dst == P_FOUNDATION)
+            fnd[card & 3]++;
+        else if (dst >= P_CELL)
+            cell[dst - P_CELL] = card;
+        else
+            cols[dst][len[dst]++] = (uint8_t)card;
+    }
+    Py_DECREF(seq);
+    return PyBool_FromLong(ok && fnd[0] == 13 && fnd[1] == 13 && fnd[2] == 13 && fnd[3] == 13);
+}
+
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
     {"children", py_children, METH_VARARGS, "The children the search generates."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "Every legal single-card move."},
+    {"play_line", py_play_line, METH_VARARGS, "A line in card terms as board moves."},
+    {"check_line", py_check_line, METH_VARARGS, "Check a line of single-card moves."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1345,6 +1811,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void)
 {
+    zobrist_init();
     PyObject *m = PyModule_Create(&module);
     if (!m)
         return NULL;

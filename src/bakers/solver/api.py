@@ -37,7 +37,7 @@ from .engine import (
     tables,
 )
 from .native import AVAILABLE as NATIVE_AVAILABLE
-from .native import Portfolio
+from .native import Portfolio, as_moves, check_line, play_line, play_line_places
 from .native import search as native_search
 
 ENGINES = ("native", "python")
@@ -103,14 +103,15 @@ class SolveResult:
     engine: str = "python"
 
     def texts(self, single: bool = False) -> list[str]:
-        """The line as text (``single``: every card movement explicit). A
+        """The line as text (``single``: every card movement explicit, each
+        entry plain two-place notation such as ``81`` that moves one card). A
         result built without texts falls back to the explicit ``36/n`` form,
         which replays from any position."""
         moves, texts = ((self.single_moves, self.single_move_texts) if single
                         else (self.moves, self.move_texts))
         if len(texts) == len(moves):
             return list(texts)
-        return [m.notation(with_count=True) for m in moves]
+        return [m.notation(with_count=not single) for m in moves]
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -378,18 +379,6 @@ def _limit_text(kind: str | None, timeout: float | None, max_states: int | None,
     return kind
 
 
-def _native_line(board: Board, rules: Rules, line: list[tuple[int, int, int]]
-                 ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
-    """The core's card moves played on a light copy of the board (with the
-    safe foundation moves between them): compressed and single-card moves."""
-    sim = _Sim(rules, board)
-    sim.autoplay()
-    for card, count, dst in line:
-        sim.play(card, count, dst)
-        sim.autoplay()
-    return tuple(sim.moves), tuple(sim.singles)
-
-
 def _replays(board: Board, moves: tuple[Move, ...]) -> bool:
     """``moves`` pushed through the rules engine on a copy of ``board`` end
     in a win."""
@@ -406,7 +395,8 @@ def solve(board: Board, *, timeout: float | None = None,
           max_states: int | None = 3_000_000,
           max_memory_mb: int | None = 4096,
           engine: str | None = None,
-          texts: bool = True) -> SolveResult:
+          texts: bool = True,
+          check: str = "rules") -> SolveResult:
     """Decide whether ``board``'s current position can be won.
 
     Works for every game and cell count, on either engine (``native``, the
@@ -416,6 +406,11 @@ def solve(board: Board, *, timeout: float | None = None,
     pruning described in :mod:`bakers.solver`) was searched; *unknown* names
     the limit that stopped the search. ``texts=False`` (for surveys) skips the
     notation of the lines; the line is still replayed before it is believed.
+    ``check`` says by what: ``rules`` (the default) pushes every move through
+    the rules engine (:meth:`Board.push`); ``core`` (native engine only, for
+    surveys of many deals) has the compiled core's line checker — written
+    from the rules, sharing no code with the search, and tested against the
+    rules engine — replay the line card by card; it gives no notation.
 
     :raises ValueError: an unknown engine, a limit that is not finite and
         positive, or a malformed position.
@@ -423,7 +418,10 @@ def solve(board: Board, *, timeout: float | None = None,
     start = time.perf_counter()
     engine = check_engine(engine)
     check_limits(timeout, max_states, max_memory_mb)
-    rules = _rules(board.game)
+    if check not in ("rules", "core"):
+        raise ValueError(f"unknown line check {check!r}: choose rules or core")
+    if check == "core" and engine != "native":
+        raise ValueError("the core's line check needs the native engine")
     if engine == "native":
         found = native_search(board, Portfolio.for_game(board.game), timeout=timeout,
                               max_states=max_states, max_memory_mb=max_memory_mb)
@@ -434,8 +432,10 @@ def solve(board: Board, *, timeout: float | None = None,
                                limit=_limit_text(found.limit, timeout, max_states,
                                                  max_memory_mb),
                                engine=engine)
-        make_line = functools.partial(_native_line, board, rules, found.line)
+        card_line = found.line
+        make_line = functools.partial(play_line, board, card_line)
     else:
+        rules = _rules(board.game)
         root = _root_key(rules, board)
         budget = Budget(timeout=timeout, max_states=max_states, max_memory_mb=max_memory_mb)
         outcome = _search(rules, root, budget)
@@ -447,9 +447,14 @@ def solve(board: Board, *, timeout: float | None = None,
         make_line = functools.partial(_board_line, rules, board, outcome.line)
     move_texts: tuple[str, ...] = ()
     single_texts: tuple[str, ...] = ()
+    problem = "the line did not replay to a win"
     try:
-        moves, singles = make_line()
-        if texts:
+        if check == "core":
+            placed, placed_singles = play_line_places(board, card_line)
+            ok = check_line(board, placed_singles)
+            moves, singles = as_moves(placed), as_moves(placed_singles)
+        elif texts:
+            moves, singles = make_line()
             replayed = _replay_texts(board, moves)
             single_replayed = (_replay_texts(board, singles, single=True)
                                if replayed is not None else None)
@@ -457,8 +462,8 @@ def solve(board: Board, *, timeout: float | None = None,
             move_texts = replayed or ()
             single_texts = single_replayed or ()
         else:
+            moves, singles = make_line()
             ok = _replays(board, moves)
-        problem = "the line did not replay to a win"
     except Exception as exc:  # a solver bug: say unknown, never a wrong verdict
         ok, problem = False, f"{type(exc).__name__}: {exc}"
     if not ok:

@@ -23,16 +23,18 @@ impossible
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from types import ModuleType
 
 from ..board import Board
 from ..games import Build, EmptyColumn, Game, RunMoves
+from ..notation import Move, Place
 from .engine import BEAM_WEIGHTS, WEIGHTS, Weights
 
 _core: ModuleType | None
+IMPORT_ERROR: str | None = None
 try:
-    from . import _native as _core
-    IMPORT_ERROR: str | None = None
+    _core = importlib.import_module("bakers.solver._native")
 except ImportError as exc:  # not built (no compiler) or not loadable here
     _core = None
     IMPORT_ERROR = str(exc)
@@ -157,8 +159,67 @@ def legal_moves(board: Board) -> list[tuple[int, int]]:
     if _core is None:
         raise RuntimeError("the native solver core is not available")
     cols, _ = position_args(board)
-    by_place = bytes(255 if c is None else c.index for c in board.position.cells)
-    return list(_core.legal_moves(cols, by_place, *_rules_args(board.game)))
+    return list(_core.legal_moves(cols, _cells_by_place(board), *_rules_args(board.game)))
+
+
+def _place(code: int) -> Place:
+    if code == PLACE_FOUNDATION:
+        return Place.foundation()
+    if code >= PLACE_CELL:
+        return Place.cell(code - PLACE_CELL)
+    return Place.column(code)
+
+
+_MOVES: dict[tuple[int, int, int], Move] = {}
+
+
+def _move(src: int, dst: int, count: int) -> Move:
+    key = (src, dst, count)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(_place(src), _place(dst), count)
+    return move
+
+
+Placed = list[tuple[int, int, int]]
+
+
+def _cells_by_place(board: Board) -> bytes:
+    return bytes(255 if c is None else c.index for c in board.position.cells)
+
+
+def play_line_places(board: Board, line: CardLine) -> tuple[Placed, Placed]:
+    """:func:`play_line` as ``(source, destination, count)`` place codes."""
+    if _core is None:
+        raise RuntimeError("the native solver core is not available")
+    cols, _ = position_args(board)
+    moves, singles = _core.play_line(cols, _cells_by_place(board), *_rules_args(board.game),
+                                     line)
+    return moves, singles
+
+
+def check_line(board: Board, singles: Placed) -> bool:
+    """The core's own line checker, written from the rules and sharing no code
+    with the search: every single-card move of ``singles`` is legal from
+    ``board``'s position and the last one wins."""
+    if _core is None:
+        raise RuntimeError("the native solver core is not available")
+    cols, _ = position_args(board)
+    return bool(_core.check_line(cols, _cells_by_place(board), *_rules_args(board.game),
+                                 singles))
+
+
+def as_moves(placed: Placed) -> tuple[Move, ...]:
+    return tuple(_move(*m) for m in placed)
+
+
+def play_line(board: Board, line: CardLine) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+    """The core's line played from ``board``'s position in its own column and
+    cell order, the safe foundation moves after each move included: the moves
+    (runs moved at once) and the same line card by card. Nothing here is
+    believed yet: the caller replays it through the rules engine."""
+    moves, singles = play_line_places(board, line)
+    return as_moves(moves), as_moves(singles)
 
 
 def key_parts(key: bytes) -> tuple[bytes, bytes, list[bytes]]:
