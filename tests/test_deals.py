@@ -28,19 +28,14 @@ from bakers.deals import (
 )
 
 
-def shared_dir() -> Path:
-    """``shared/`` sits beside the repository (CI clone) or at /work/shared."""
-    for candidate in (Path(__file__).resolve().parents[2] / "shared", Path("/work/shared")):
-        if (candidate / "data" / "ms_deals.txt").is_file():
-            return candidate
-    pytest.fail("shared/data/ms_deals.txt not found beside the repository")
+DATA = Path(__file__).resolve().parent / "data"
 
 
 def ms_fixture() -> dict[int, list[str]]:
     """Deal number -> the eight column lines of ``data/ms_deals.txt``."""
     deals: dict[int, list[str]] = {}
     current: list[str] | None = None
-    for raw in (shared_dir() / "data" / "ms_deals.txt").read_text().splitlines():
+    for raw in (DATA / "ms_deals.txt").read_text().splitlines():
         line = raw.strip()
         if line.startswith("# deal"):
             current = deals.setdefault(int(line.split()[-1]), [])

@@ -26,8 +26,7 @@ from bakers.games import Build, EmptyColumn, find_game
 from bakers.solver import HintResult, SolveResult, Verdict, engine, hint, solve
 from bakers.solver import api as solver_api
 
-VERDICTS = Path(__file__).resolve().parents[2] / "shared" / "data" / \
-    "bakers_game_4cells_verdicts_1-1000.tsv"
+VERDICTS = Path(__file__).resolve().parent / "data" / "bakers_game_4cells_verdicts_1-1000.tsv"
 
 for _command in COMMANDS:
     cli.add_command(_command)
@@ -53,8 +52,6 @@ def assert_solved(board: Board, result: SolveResult) -> None:
 
 
 def reference_verdicts() -> dict[int, str]:
-    if not VERDICTS.exists():
-        pytest.skip(f"{VERDICTS} is not available")
     rows = VERDICTS.read_text().split("\n")[1:]
     return {int(d): v for d, v in (row.split("\t") for row in rows if row.strip())}
 
@@ -115,23 +112,26 @@ def test_zero_cells_solves_from_a_position_with_moves_made() -> None:
 # --- the 1000-deal agreement and the FreeCell range -----------------------------------
 
 @pytest.mark.slow
+@pytest.mark.parametrize("engine_name", ["native", "python"])
 @pytest.mark.parametrize("chunk", range(10))
-def test_bakers_game_verdicts_agree_with_the_reference(chunk: int) -> None:
+def test_bakers_game_verdicts_agree_with_the_reference(chunk: int, engine_name: str) -> None:
+    """Both engines, each verdict against the proven table (tests/data)."""
     reference = reference_verdicts()
     for deal in range(chunk * 100 + 1, chunk * 100 + 101):
         board = Board.deal("bakers_game", deal)
-        result = solve(board)
+        result = solve(board, engine=engine_name, texts=False)
         assert result.verdict.value == reference[deal], (deal, result.limit)
         if result.verdict is Verdict.WINNABLE:
             assert replays_to_win(board, result.moves), deal
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("engine_name", ["native", "python"])
 @pytest.mark.parametrize("chunk", range(10))
-def test_freecell_deals_1_to_1000_are_winnable(chunk: int) -> None:
+def test_freecell_deals_1_to_1000_are_winnable(chunk: int, engine_name: str) -> None:
     for deal in range(chunk * 100 + 1, chunk * 100 + 101):
         board = Board.deal("freecell", deal)
-        result = solve(board)
+        result = solve(board, engine=engine_name, texts=False)
         assert result.verdict is Verdict.WINNABLE, (deal, result.limit)
         assert replays_to_win(board, result.single_moves), deal
 

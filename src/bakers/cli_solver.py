@@ -14,7 +14,32 @@ import click
 from .board import Board
 from .cli import GAME_NAMES, load_board
 from .errors import BakersError
-from .solver import SolveResult, Verdict, hint, solve
+from .solver import ENGINES, SolveResult, Verdict, check_engine, check_limits, hint, solve
+from .solver.native import AVAILABLE as NATIVE_AVAILABLE
+from .solver.native import IMPORT_ERROR
+
+_noted = False
+
+
+def engine_in_use(engine: str | None) -> str:
+    """The engine a command runs on (``None``: the default). Says once on
+    stderr when that is the Python engine because the native core is not
+    built here. Raises ``BakersError`` for an engine that is not available."""
+    global _noted
+    try:
+        chosen = check_engine(engine)
+    except ValueError as exc:
+        raise BakersError(str(exc)) from None
+    if engine is None and not NATIVE_AVAILABLE and not _noted:
+        _noted = True
+        click.echo("bakers: the native solver core is not built here "
+                   f"({IMPORT_ERROR}); using the Python engine", err=True)
+    return chosen
+
+
+ENGINE_OPTION = click.option(
+    "--engine", type=click.Choice(ENGINES), default=None,
+    help="the search engine [default: native where built, else python]")
 
 
 def _position(game: str, path: str | None, deal: str | None, cells: int | None) -> Board:
@@ -52,10 +77,11 @@ def _summary(result: SolveResult) -> str:
 @click.option("--max-memory", type=click.IntRange(min=16), default=4096, show_default=True,
               help="give up before the search holds more than this many MB")
 @click.option("--single", is_flag=True, help="list single-card moves (no run moves)")
+@ENGINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
               timeout: float | None, max_states: int, max_memory: int, single: bool,
-              as_json: bool) -> None:
+              engine: str | None, as_json: bool) -> None:
     """Solve a deal (--deal N) or the position in PATH (- for standard input).
 
     Prints the verdict — winnable (with a move list in standard notation),
@@ -63,7 +89,13 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
     stopped the search) — with the positions searched and the time taken.
     """
     board = _position(game, path, deal, cells)
-    result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory)
+    engine = engine_in_use(engine)
+    try:
+        check_limits(timeout, max_states, max_memory)
+    except ValueError as exc:
+        raise BakersError(str(exc)) from None
+    result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
+                   engine=engine)
     if as_json:
         out: dict[str, object] = {"game": board.game.name, "cells": board.game.cells}
         if board.deal_number is not None:
@@ -82,17 +114,24 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
 @click.option("--cells", type=int, default=None, help="free cells (0-8; default 4)")
 @click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=1.0,
               show_default=True, help="seconds the solver may take")
+@ENGINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="print the hint as JSON")
-def hint_cmd(path: str, game: str, cells: int | None, budget: float, as_json: bool) -> None:
+def hint_cmd(path: str, game: str, cells: int | None, budget: float, engine: str | None,
+             as_json: bool) -> None:
     """The next move of a winning line from the position in PATH (- for
     standard input), or "no winning line from here" when it is lost."""
     board = load_board(path, game, cells)
-    result = hint(board, budget=budget)
+    try:
+        check_limits(budget, None, None)
+    except ValueError as exc:
+        raise BakersError(f"--budget: {exc}") from None
+    result = hint(board, budget=budget, engine=engine_in_use(engine))
     if as_json:
         click.echo(json.dumps({
             "verdict": result.verdict.value,
             "move": board.move_text(result.move) if result.move else None,
             "message": result.message,
+            "engine": engine_in_use(engine),
         }))
         return
     if result.verdict is Verdict.UNKNOWN:

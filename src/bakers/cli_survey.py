@@ -19,8 +19,10 @@ from rich.progress import (
 )
 from rich.table import Table
 
+from .cli_solver import engine_in_use
 from .deals import parse_deal_number
 from .games import GAMES, find_game
+from .solver import ENGINES, check_limits
 from .survey import DealResult, Limits, Summary, SurveyError, check_range, survey
 
 
@@ -79,13 +81,18 @@ def summary_table(s: Summary) -> Table:
               help="positions per deal before giving up with 'unknown'")
 @click.option("--max-memory", "max_memory", type=int, default=4096, show_default=True,
               help="MB per worker before giving up with 'unknown'")
+@click.option("--engine", type=click.Choice(ENGINES), default=None,
+              help="the search engine [default: native where built]")
+@click.option("--check", type=click.Choice(("core", "rules")), default=None,
+              help="what replays each winning line: the native core's line checker or "
+                   "the rules engine [default: core with the native engine]")
 @click.option("--retry-unknown", is_flag=True, help="solve again the deals the file has as unknown")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 def survey_cmd(game: str, first: str, last: str, cells: int | None, workers: int | None,
                out: str | None, timeout: float | None, max_states: int | None,
-               max_memory: int | None, retry_unknown: bool, as_json: bool,
-               no_progress: bool) -> None:
+               max_memory: int | None, engine: str | None, check: str | None,
+               retry_unknown: bool, as_json: bool, no_progress: bool) -> None:
     """Solve deals FIRST to LAST of GAME and summarize the verdicts.
 
     GAME is one of: {games}. Deals run in parallel worker processes; each
@@ -99,14 +106,18 @@ def survey_cmd(game: str, first: str, last: str, cells: int | None, workers: int
         workers = os.cpu_count() or 1
     if workers < 1:
         raise SurveyError("--workers must be at least 1")
-    if timeout is not None and not timeout > 0:
-        raise SurveyError("--timeout must be a positive number of seconds")
-    if max_states is not None and max_states < 1:
-        raise SurveyError("--max-states must be at least 1")
+    try:
+        check_limits(timeout, max_states, None)
+    except ValueError as exc:
+        raise SurveyError(f"--timeout/--max-states: {exc}") from None
     if max_memory is not None and max_memory < 16:
         raise SurveyError("--max-memory must be at least 16 (MB)")
     path = out or f"{g.name}_{g.cells}cells.csv"
-    limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory)
+    engine = engine_in_use(engine)
+    if check == "core" and engine != "native":
+        raise SurveyError("--check core needs the native engine")
+    limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
+                    engine=engine, check=check)
 
     err = Console(stderr=True)
     counts = {"winnable": 0, "impossible": 0, "unknown": 0}
@@ -140,7 +151,7 @@ def survey_cmd(game: str, first: str, last: str, cells: int | None, workers: int
                    err=True)
         raise
     if as_json:
-        click.echo(json.dumps(summary.to_json(), indent=2))
+        click.echo(json.dumps({**summary.to_json(), "engine": engine}, indent=2))
     else:
         out_console = Console(highlight=False)
         out_console.print(summary_table(summary))

@@ -51,11 +51,17 @@ class SurveyError(BakersError):
 
 @dataclasses.dataclass(frozen=True)
 class Limits:
-    """The solver's limits for each deal (``None``: no limit)."""
+    """The solver's limits for each deal (``None``: no limit), and how it
+    runs: ``engine`` (``None``: native where built) and ``check``, what
+    replays each winning line before it counts (``None``: the compiled
+    core's line checker with the native engine, the rules engine with the
+    Python one; see :func:`bakers.solver.solve`)."""
 
     timeout: float | None = None
     max_states: int | None = 3_000_000
     max_memory_mb: int | None = 4096
+    engine: str | None = None
+    check: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -125,14 +131,17 @@ class DealTask:
 
 def solve_deal(task: DealTask) -> DealResult:
     """Deal ``task.deal`` and solve it; runs in a worker process."""
-    from .solver import Verdict, solve
+    from .solver import Verdict, check_engine, solve
 
     board = Board.deal(task.game, task.deal, cells=task.cells)
     limits = task.limits
+    engine = check_engine(limits.engine)
+    check = limits.check or ("core" if engine == "native" else "rules")
     start, cpu_start = time.perf_counter(), time.process_time()
     try:
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
-                       max_memory_mb=limits.max_memory_mb)
+                       max_memory_mb=limits.max_memory_mb, engine=engine, texts=False,
+                       check=check)
     except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
         raise SurveyError(f"deal {task.deal}: the solver failed: "
                           f"{type(exc).__name__}: {exc}") from None
@@ -185,6 +194,13 @@ def run_deals(game: Game, deals: Iterable[int], *, workers: int = 1,
         raise SurveyError("--workers must be at least 1")
     limits = limits or Limits()
     tasks = (DealTask(game.name, game.cells, deal, limits) for deal in deals)
+    if workers == 1:
+        # one worker: solve here, with no process to start and nothing to
+        # send between processes (the native core releases the GIL, so the
+        # progress bar keeps drawing)
+        for task in tasks:
+            yield solve_deal(task)
+        return
     window = workers * 2
     before = {p.pid for p in multiprocessing.active_children()}
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),

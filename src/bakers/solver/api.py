@@ -15,6 +15,7 @@ import enum
 import functools
 import itertools
 import math
+import os
 import time
 
 from ..board import Board
@@ -44,7 +45,11 @@ ENGINES = ("native", "python")
 
 
 def default_engine() -> str:
-    """``native`` wherever the compiled core was built, else ``python``."""
+    """``native`` wherever the compiled core was built, else ``python``;
+    the environment variable ``BAKERS_ENGINE`` may choose either."""
+    chosen = os.environ.get("BAKERS_ENGINE", "").strip().lower()
+    if chosen == "python" or (chosen == "native" and NATIVE_AVAILABLE):
+        return chosen
     return "native" if NATIVE_AVAILABLE else "python"
 
 

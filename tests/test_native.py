@@ -1,0 +1,228 @@
+"""The compiled search core against the Python reference: its move generator
+against the rules engine's legal moves, its children against the Python
+engine's expander, verdicts of both engines on whole ranges of deals, the
+limits, the line checker, and the guard that keeps malformed positions out.
+
+The core must be built for these tests (``pip install .`` with a compiler);
+where it is not, they fail rather than skip when ``BAKERS_REQUIRE_NATIVE`` is
+set, as the test script does.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from bakers import Board, Card, Move, Position
+from bakers.notation import Place
+from bakers.solver import Verdict, solve
+from bakers.solver import native
+from bakers.solver.engine import Rules, make_expander, tables
+
+if not native.AVAILABLE:
+    if os.environ.get("BAKERS_REQUIRE_NATIVE"):
+        raise RuntimeError(f"the native core is not built: {native.IMPORT_ERROR}")
+    pytest.skip(f"the native core is not built: {native.IMPORT_ERROR}", allow_module_level=True)
+
+DATA = Path(__file__).resolve().parent / "data"
+
+# (game, cell counts) for the differential walks
+VARIANTS = [("bakers_game", (0, 1, 3, 4, 8)), ("freecell", (0, 2, 4, 6)), ("bakers_dozen", (None,))]
+
+
+def code(place: Place) -> int:
+    if place.is_foundation:
+        return native.PLACE_FOUNDATION
+    if place.is_cell:
+        return native.PLACE_CELL + place.index
+    return place.index
+
+
+def random_positions(game: str, cells: int | None, count: int, seed: int):
+    """``count`` positions reached by random legal moves from random deals
+    (a walk restarts when it is blocked or long)."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        board = Board.deal(game, rng.randrange(1, 1_000_000), cells=cells)
+        for _ in range(rng.randrange(20, 120)):
+            yield board
+            made += 1
+            if made >= count:
+                return
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            # prefer single-card moves now and then, so cells fill up
+            board.push(rng.choice(moves))
+
+
+@pytest.mark.parametrize(("game", "cells_options"), VARIANTS)
+def test_move_generator_matches_the_rules_engine(game: str, cells_options: tuple) -> None:
+    """At least 10,000 reachable positions of each game, over several cell
+    counts: the core yields exactly the rules engine's single-card moves."""
+    per = -(-10_000 // len(cells_options))
+    checked = 0
+    for cells in cells_options:
+        for board in random_positions(game, cells, per, seed=hash((game, cells)) & 0xffff):
+            want = {(code(m.src), code(m.dst)) for m in board.legal_moves if m.count == 1}
+            got = native.legal_moves(board)
+            assert len(got) == len(set(got)), board.to_text()
+            assert set(got) == want, board.to_text()
+            checked += 1
+    assert checked >= 10_000
+
+
+def python_children(board: Board) -> set[bytes]:
+    rules = Rules(board.game, tables(board.game.build))
+    pos = board.position
+    cols = [bytes(c.index for c in col) for col in pos.columns]
+    cells = bytes(c.index for c in pos.cells if c is not None)
+    root = rules.make_key(bytes(pos.foundations), cells, cols)
+    seen: dict[bytes, bytes | None] = {root: None}
+    expand = make_expander(rules, seen)
+    return {key for key, _ in expand(root, rules.cost(root))}
+
+
+def native_children(board: Board) -> set[bytes]:
+    rules = Rules(board.game, tables(board.game.build))
+    out = set()
+    for key, *_ in native.children(board):
+        fnd, cells, cols = native.key_parts(key)
+        cols += [b""] * (board.game.columns - len(cols))
+        out.add(rules.make_key(fnd, cells, cols))
+    return out
+
+
+@pytest.mark.parametrize(("game", "cells_options"), VARIANTS)
+def test_search_children_match_the_python_engine(game: str, cells_options: tuple) -> None:
+    """The positions one search step reaches — pruning, symmetry and the
+    safe-autoplay closure included — are those of the Python engine."""
+    for cells in cells_options:
+        for board in random_positions(game, cells, 600, seed=7):
+            assert native_children(board) == python_children(board), board.to_text()
+
+
+def test_heuristic_is_kept_exactly_through_every_kind_of_move() -> None:
+    """The core's incremental heuristic equals the Python engine's value of
+    each child computed from scratch (weights all 1)."""
+    from bakers.solver.engine import Weights
+    for game, cells_options in VARIANTS:
+        for cells in cells_options:
+            for board in random_positions(game, cells, 300, seed=11):
+                rules = Rules(board.game, tables(board.game.build), Weights(1, 1, 1, 1, 1, 1))
+                for key, _card, _count, _dest, h in native.children(board):
+                    fnd, cl, cols = native.key_parts(key)
+                    if fnd == bytes([13] * 4):
+                        continue
+                    cols += [b""] * (board.game.columns - len(cols))
+                    assert rules.cost(rules.make_key(fnd, cl, cols)) == h
+
+
+def python_bakers_dozen_verdicts() -> dict[int, str]:
+    with open(DATA / "bakers_dozen_python_verdicts_1-1000.csv", newline="") as fh:
+        return {int(row["deal"]): row["verdict"] for row in csv.DictReader(fh)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(4))
+def test_bakers_dozen_verdicts_agree_with_the_python_engine(chunk: int) -> None:
+    """Deals 1-1000 of Baker's Dozen: the native verdict of every deal the
+    Python engine resolved (its survey, kept in tests/data) is the same, and
+    the native engine resolves every deal."""
+    reference = python_bakers_dozen_verdicts()
+    for deal in range(chunk * 250 + 1, chunk * 250 + 251):
+        result = solve(Board.deal("bakers_dozen", deal), engine="native", texts=False)
+        assert result.verdict is not Verdict.UNKNOWN, (deal, result.limit)
+        if reference[deal] != "unknown":
+            assert result.verdict.value == reference[deal], deal
+
+
+@pytest.mark.parametrize(("game", "deal", "cells"), [
+    ("bakers_game", 3, 2), ("freecell", 31, 4), ("freecell", 11982, 5), ("bakers_dozen", 11, None),
+])
+def test_both_engines_agree_and_native_lines_replay(game: str, deal: int, cells: int | None) -> None:
+    board = Board.deal(game, deal, cells=cells)
+    a = solve(board, engine="native")
+    b = solve(board, engine="python")
+    assert a.verdict == b.verdict and a.engine == "native" and b.engine == "python"
+    if a.verdict is Verdict.WINNABLE:
+        for line in (a.moves, a.single_moves):
+            check = board.copy(stack=False)
+            for move in line:
+                check.push(move)
+            assert check.is_won()
+
+
+def test_limits_give_unknown_with_the_limit_named() -> None:
+    board = Board.deal("freecell", 11982)
+    assert solve(board, engine="native", max_states=1000).limit == "state limit 1,000"
+    small = solve(board, engine="native", max_memory_mb=2, max_states=None)
+    assert small.verdict is Verdict.UNKNOWN and small.limit == "memory limit 2 MB"
+    slow = solve(Board.deal("bakers_dozen", 152), engine="native", timeout=0.05)
+    assert slow.verdict is Verdict.UNKNOWN and slow.limit == "timeout 0.05 s"
+    assert slow.seconds < 1.0
+
+
+def test_the_line_checker_refuses_what_is_not_a_win() -> None:
+    board = Board.deal("freecell", 5)
+    found = native.search(board, native.Portfolio.for_game(board.game), timeout=None,
+                          max_states=None, max_memory_mb=None)
+    moves, singles = native.play_line_places(board, found.line)
+    assert native.check_line(board, singles)
+    assert not native.check_line(board, singles[:-1])           # not all home
+    assert not native.check_line(board, singles[1:])            # an illegal move
+    swapped = [singles[1], singles[0], *singles[2:]]
+    assert native.check_line(board, swapped) in (True, False)   # runs either way
+    bad = [(0, 0, 1), *singles]                                 # onto itself
+    assert not native.check_line(board, bad)
+    assert not native.check_line(board, [(0, 150, 1)])          # no such place
+
+
+def corrupt(board: Board, **changes: object) -> Board:
+    pos = board.position
+    fields = {"columns": pos.columns, "cells": pos.cells, "foundations": pos.foundations}
+    fields.update(changes)
+    bad = Board.__new__(Board)
+    bad.game = board.game
+    bad.position = Position(**fields)  # type: ignore[arg-type]
+    bad.deal_number = None
+    bad.move_stack = []
+    bad._history = []
+    return bad
+
+
+def test_malformed_positions_never_reach_the_core() -> None:
+    board = Board.deal("freecell", 1)
+    cols = board.position.columns
+    twice = corrupt(board, columns=((cols[0][0], *cols[0]), *cols[1:]))
+    missing = corrupt(board, columns=(cols[0][1:], *cols[1:]))
+    gap = corrupt(board, columns=(cols[0][1:], *cols[1:]), foundations=(0, 0, 0, 1))
+    for bad in (twice, missing, gap):
+        with pytest.raises(ValueError):
+            native.position_args(bad)
+        with pytest.raises(ValueError):
+            solve(bad, engine="native")
+
+
+def test_a_won_position_and_a_position_with_cards_home() -> None:
+    won = Board.from_text("Foundations: H-K C-K D-K S-K\n" + ":\n" * 8)
+    assert solve(won, engine="native").verdict is Verdict.WINNABLE
+    nearly = Board.from_text("Foundations: H-Q C-K D-K S-K\nKH\n" + ":\n" * 7)
+    result = solve(nearly, engine="native")
+    assert result.verdict is Verdict.WINNABLE and len(result.moves) == 1
+    assert result.moves[0] == Move(Place.column(0), Place.foundation(), 1)
+
+
+def test_record_size_and_card_encoding() -> None:
+    assert native.RECORD_BYTES <= 64
+    # K♣ (card 48) at a column's bottom with K♦ (49) on it, K♥ (50) in a cell
+    key = bytearray([54] * 52)
+    key[48], key[49], key[50] = 52, 48, 53
+    fnd, cells, cols = native.key_parts(bytes(key))
+    assert fnd == bytes([12, 12, 12, 13]) and cells == bytes([50]) and cols == [bytes([48, 49])]
+    assert Card.from_index(48) == Card.from_str("KC")
