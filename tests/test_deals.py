@@ -27,7 +27,6 @@ from bakers.deals import (
     today_utc,
 )
 
-
 DATA = Path(__file__).resolve().parent / "data"
 
 

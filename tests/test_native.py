@@ -19,8 +19,7 @@ import pytest
 
 from bakers import Board, Card, Move, Position
 from bakers.notation import Place
-from bakers.solver import Verdict, solve
-from bakers.solver import native
+from bakers.solver import Verdict, native, solve
 from bakers.solver.engine import Rules, make_expander, tables
 
 if not native.AVAILABLE:
@@ -145,7 +144,8 @@ def test_bakers_dozen_verdicts_agree_with_the_python_engine(chunk: int) -> None:
 @pytest.mark.parametrize(("game", "deal", "cells"), [
     ("bakers_game", 3, 2), ("freecell", 31, 4), ("freecell", 11982, 5), ("bakers_dozen", 11, None),
 ])
-def test_both_engines_agree_and_native_lines_replay(game: str, deal: int, cells: int | None) -> None:
+def test_both_engines_agree_and_native_lines_replay(game: str, deal: int,
+                                                   cells: int | None) -> None:
     board = Board.deal(game, deal, cells=cells)
     a = solve(board, engine="native")
     b = solve(board, engine="python")
@@ -172,7 +172,7 @@ def test_the_line_checker_refuses_what_is_not_a_win() -> None:
     board = Board.deal("freecell", 5)
     found = native.search(board, native.Portfolio.for_game(board.game), timeout=None,
                           max_states=None, max_memory_mb=None)
-    moves, singles = native.play_line_places(board, found.line)
+    _, singles = native.play_line_places(board, found.line)
     assert native.check_line(board, singles)
     assert not native.check_line(board, singles[:-1])           # not all home
     assert not native.check_line(board, singles[1:])            # an illegal move
