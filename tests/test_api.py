@@ -663,7 +663,7 @@ def test_rules_pages(client: TestClient, game: str, title: str) -> None:
     assert f"<h1>How to play {title}</h1>" in html.unescape(page)
     assert f'<a href="/rules/{game}" aria-current="page">' in page
     assert page.count('class="primary lesson-go"') == (4 if game == "bakers_dozen" else 1)
-    assert f'href="/play/{game}"' in page and "/static/rules.js" in page
+    assert f'href="/play/{game}"' in page and "/static/js/rules.js" in page
 
 
 def test_rules_links_and_names(client: TestClient) -> None:

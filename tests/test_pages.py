@@ -43,13 +43,11 @@ def _game_object() -> dict[str, object]:
 def test_table_embeds_the_game_object(env: Environment, as_text: bool) -> None:
     game = _game_object()
     payload: object = json.dumps(game) if as_text else game
-    new_game = {"game": "bakers_game", "deal": None, "level": "normal"}
-    page = env.get_template("table.html").render(game_json=payload, new_game=new_game,
-                                                 title="Baker's Game #617")
+    page = env.get_template("table.html").render(game_json=payload, title="Baker's Game #617")
     assert json.loads(_attr(page, "data-game")) == game
-    assert json.loads(_attr(page, "data-new-game")) == new_game
+    assert 'type="module"' in page
     assert "<b>&" not in page  # the message stays text
-    for needle in ('id="board"', 'role="status"', 'aria-live="polite"', "/static/table.js",
+    for needle in ('id="board"', 'role="status"', 'aria-live="polite"', "/static/js/main.js",
                    'id="dlg-results"', 'id="dlg-new"', "Replace this position?"):
         assert needle in page
 
@@ -62,7 +60,7 @@ def test_table_without_context_still_renders(env: Environment) -> None:
 def test_home_renders(env: Environment) -> None:
     page = env.get_template("home.html").render(games=[])
     for needle in ('name="game" value="bakers_dozen"', 'name="level" value="hard"', 'id="deal"',
-                   'id="winnable"', 'id="btn-daily"', 'id="continue-list"', "/static/home.js"):
+                   'id="winnable"', 'id="btn-daily"', 'id="continue-list"', "/static/js/home.js"):
         assert needle in page
 
 

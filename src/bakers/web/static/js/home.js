@@ -1,42 +1,16 @@
 /* bakers home page: choose a game and level, deal, continue, statistics. */
-(() => {
-  "use strict";
+import { api, fmtTime } from "./api.js";
 
+{
   const $ = (sel, root = document) => root.querySelector(sel);
   const form = $("#new-form");
   const status = $("#home-status");
   const TITLES = { bakers_game: "Baker's Game", freecell: "FreeCell", bakers_dozen: "Baker's Dozen" };
   const LEVEL_KEY = "bakers.home";
 
-  function fmtTime(seconds) {
-    const s = Math.max(0, Math.floor(seconds || 0));
-    return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  }
-
   function say(text, error) {
     status.textContent = text || "";
     status.classList.toggle("error", !!error);
-  }
-
-  async function api(method, path, body) {
-    const opts = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
-    if (body !== undefined) {
-      opts.headers["Content-Type"] = "application/json";
-      opts.body = JSON.stringify(body);
-    }
-    try {
-      const res = await fetch(path, opts);
-      let data = null;
-      try {
-        data = await res.json();
-      } catch (_e) {
-        data = null;
-      }
-      if (!res.ok) return { ok: false, error: (data && data.error) || `The server answered ${res.status}.` };
-      return { ok: true, data };
-    } catch (_e) {
-      return { ok: false, error: "The server cannot be reached." };
-    }
   }
 
   function tableUrl(g) {
@@ -115,21 +89,45 @@
       const a = document.createElement("a");
       a.href = tableUrl(g);
       const title = document.createElement("span");
-      const level = g.level ? ` · ${g.level[0].toUpperCase()}${g.level.slice(1)}` : "";
-      const deal = g.daily ? ` · daily ${g.daily}` : g.deal !== null && g.deal !== undefined ? ` · deal ${g.deal}` : "";
-      title.textContent = `${g.title || TITLES[g.game] || g.game}${deal}${level}`;
+      const deal = g.daily ? ` · daily ${g.daily}` : g.deal !== null ? ` · deal ${g.deal}` : "";
+      title.textContent = `${g.title}${deal} · ${g.level_label}`;
       const meta = document.createElement("span");
       meta.className = "meta";
-      const sc = g.score || {};
-      const bits = [];
-      if (sc.moves !== undefined) bits.push(`${sc.moves} move${sc.moves === 1 ? "" : "s"}`);
-      if (sc.home !== undefined) bits.push(`${sc.home}/52 home`);
-      if (sc.seconds !== undefined) bits.push(fmtTime(sc.seconds));
-      meta.textContent = bits.join(" · ");
+      const sc = g.score;
+      const moves = g.moves ? `${g.moves} move${g.moves === 1 ? "" : "s"}` : "not started";
+      meta.textContent = [moves, `${sc.home}/52 home`, fmtTime(sc.seconds)].join(" · ");
       a.append(title, meta);
-      li.appendChild(a);
+      const discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "discard";
+      discard.textContent = "Discard";
+      discard.setAttribute("aria-label", `Discard ${title.textContent}`);
+      discard.addEventListener("click", () => askDiscard(g));
+      li.append(a, discard);
       list.appendChild(li);
     }
+  }
+
+  /** Put a game away: one with moves counts as a loss, so ask first. */
+  function askDiscard(g) {
+    if (!g.played) {
+      discardGame(g);
+      return;
+    }
+    const dlg = $("#dlg-discard");
+    $("#dlg-discard-text").textContent =
+      `${g.title}${g.deal !== null ? ` deal ${g.deal}` : ""} has ${g.moves} move${g.moves === 1 ? "" : "s"}. ` +
+      "Discarding it counts as a lost game.";
+    dlg.returnValue = "";
+    dlg.showModal();
+    dlg.addEventListener("close", () => dlg.returnValue === "discard" && discardGame(g), { once: true });
+  }
+
+  async function discardGame(g) {
+    const r = await api("POST", `/api/games/${encodeURIComponent(g.id)}/abandon`);
+    say(r.ok ? "The game was discarded." : r.error, !r.ok);
+    loadContinue();
+    loadStats();
   }
 
   async function loadStats() {
@@ -147,13 +145,15 @@
     const table = document.createElement("table");
     table.className = "stats";
     const heads = ["Game", "Level", "Played", "Won", "Lost", "Win rate", "Streak", "Best streak", "Best time", "Fewest moves", "Best score"];
-    table.innerHTML = `<thead><tr>${heads.map((h) => `<th scope="col">${h}</th>`).join("")}</tr></thead><tbody></tbody>`;
+    const wide = new Set([7, 9]); // best streak, fewest moves: left out on a phone
+    const cls = (i) => (wide.has(i) ? ' class="wide-only"' : "");
+    table.innerHTML = `<caption class="sr-only">Your record per game and level</caption><thead><tr>${heads.map((h, i) => `<th scope="col"${cls(i)}>${h}</th>`).join("")}</tr></thead><tbody></tbody>`;
     const dash = (v, f) => (v === null || v === undefined ? "–" : f ? f(v) : String(v));
     for (const s of rows) {
       const tr = document.createElement("tr");
       const cells = [
         TITLES[s.game] || s.game,
-        s.level ? s.level[0].toUpperCase() + s.level.slice(1) : "",
+        s.level[0].toUpperCase() + s.level.slice(1),
         s.played,
         s.won,
         s.lost,
@@ -164,8 +164,9 @@
         dash(s.fewest_moves),
         dash(s.best_score, (v) => String(Math.round(v))),
       ];
-      for (const c of cells) {
+      for (const [i, c] of cells.entries()) {
         const td = document.createElement("td");
+        if (wide.has(i)) td.className = "wide-only";
         td.textContent = String(c);
         tr.appendChild(td);
       }
@@ -186,4 +187,4 @@
   syncLevels();
   loadContinue();
   loadStats();
-})();
+}

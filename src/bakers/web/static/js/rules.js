@@ -1,7 +1,7 @@
 /* bakers rules pages: lessons open a position at the table; print the reference. */
-(() => {
-  "use strict";
+import { newGame } from "./api.js";
 
+{
   const status = document.getElementById("lesson-status");
 
   function say(text, error) {
@@ -15,27 +15,16 @@
     const body = { game: button.dataset.game, position: button.dataset.position, autoplay: "off", practice: true };
     button.disabled = true;
     say("Setting up the lesson…");
-    try {
-      const res = await fetch("/api/games", {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        credentials: "same-origin",
-        body: JSON.stringify(body),
-      });
-      const data = await res.json().catch(() => null);
-      if (!res.ok || !data || !data.id) {
-        say((data && data.error) || `The server answered ${res.status}.`, true);
-        return;
-      }
-      window.location.href = `/game/${encodeURIComponent(data.id)}`;
-    } catch (_e) {
-      say("The server cannot be reached.", true);
-    } finally {
-      button.disabled = false;
+    const r = await newGame(body);
+    button.disabled = false;
+    if (!r.ok) {
+      say(r.error, true);
+      return;
     }
+    window.location.href = `/game/${encodeURIComponent(r.data.id)}`;
   }
 
   document.querySelectorAll(".lesson-go").forEach((b) => b.addEventListener("click", () => startLesson(b)));
   const print = document.getElementById("btn-print");
   if (print) print.addEventListener("click", () => window.print());
-})();
+}
