@@ -29,7 +29,7 @@ from bakers.atlas.run import InlineExecutor
 from bakers.atlas.work import Attempt, DealJob, budget_key, covers, plan_deal
 from bakers.board import Board
 from bakers.cli import main
-from bakers.solver import solve
+from bakers.solver import default_engine, solve
 from bakers.survey import Limits
 
 ALL = ("freecell", "bakers_game", "bakers_dozen")
@@ -253,6 +253,24 @@ def test_unknowns_are_retried_with_the_larger_budget(tmp_path: Path) -> None:
         budgets = {r[0] for r in store.db.execute("SELECT DISTINCT budget FROM attempts")}
     assert budgets == {budget_key(tiny), budget_key(LIMITS)}
     assert all(v == "winnable" for _, _, _, v, *_ in table(path))
+
+
+def test_what_one_engine_leaves_unknown_goes_to_the_other(tmp_path: Path) -> None:
+    if default_engine() != "native":
+        pytest.skip("the native solver core is not built here")
+    path = tmp_path / "fallback.sqlite"
+    tiny = Limits(timeout=None, max_states=50, max_memory_mb=2048)
+    ask = request(1, 3, games=("freecell",), cells=(4,), limits=tiny, engine="native",
+                  fallback_engine="python")
+    with open_store(path) as store:
+        summary = run_atlas(store, ask, InlineExecutor())
+        first_pass = store.db.execute(
+            "SELECT COUNT(*) FROM attempts WHERE engine LIKE 'native %' AND verdict = 'unknown'"
+        ).fetchone()[0]
+        assert first_pass > 0 and summary.per_tier == [summary.per_tier[0], first_pass]
+        engines = {r[0].split()[0] for r in store.db.execute("SELECT engine FROM attempts")}
+        assert engines == {"native", "python"}
+        assert run_atlas(store, ask, InlineExecutor()).solves == 0
 
 
 # --- report and export ---------------------------------------------------------------

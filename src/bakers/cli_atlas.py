@@ -16,7 +16,7 @@ from rich.table import Table
 
 from .atlas import AtlasError, Request, open_store, parse_cells, parse_deals, parse_games
 from .atlas.plan import game_cells
-from .atlas.run import dask_executor, default_workers, run_atlas
+from .atlas.run import Tier, dask_executor, default_workers, run_atlas
 from .atlas.store import ResultRow
 from .games import GAMES
 from .survey import Limits
@@ -61,12 +61,15 @@ def atlas() -> None:
               help="retry the unknowns earlier runs left, even at the same budget")
 @click.option("--engine", type=click.Choice(["native", "python"]), default=None,
               help="solver engine (default: the solver's default)")
+@click.option("--fallback-engine", type=click.Choice(["native", "python", "none"]),
+              default=None, help="engine for what is still unknown after the retry "
+              "(default: the other engine, where both are built)")
 @click.option("--json", "as_json", is_flag=True, help="print the run's summary as JSON")
 @click.option("--no-progress", is_flag=True, help="no progress bars")
 def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: str | None,
             workers: int | None, chunk: int | None, max_states: int, retry_max_states: int,
             max_memory: int, timeout: float | None, retry_unknown: bool, engine: str | None,
-            as_json: bool, no_progress: bool) -> None:
+            fallback_engine: str | None, as_json: bool, no_progress: bool) -> None:
     """Solve every game × cells × deal asked for that the atlas file lacks.
 
     For FreeCell and Baker's Game each deal is solved at as few cell counts
@@ -87,17 +90,20 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
         raise AtlasError("--max-memory must be at least 16 (MB)")
     if timeout is not None and not timeout > 0:
         raise AtlasError("--timeout must be a positive number of seconds")
-    if engine is not None:
-        from .solver import check_engine
-        try:
-            check_engine(engine)
-        except ValueError as exc:
-            raise AtlasError(str(exc)) from None
+    from .solver import check_engine, default_engine
+    try:
+        main_engine = check_engine(engine)
+    except ValueError as exc:
+        raise AtlasError(str(exc)) from None
+    if fallback_engine is None:  # the other engine, where it is built
+        other = "python" if main_engine == "native" else "native"
+        fallback_engine = other if other == "python" or default_engine() == "native" else "none"
     limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory)
     retry = (Limits(timeout=timeout, max_states=retry_max_states, max_memory_mb=max_memory)
              if retry_max_states else None)
     request = Request(tuple(names), tuple(cells), first, last, limits, retry,
-                      retry_unknown=retry_unknown, chunk=chunk, engine=engine)
+                      retry_unknown=retry_unknown, chunk=chunk, engine=engine,
+                      fallback_engine=None if fallback_engine == "none" else fallback_engine)
 
     err = Console(stderr=True)
     progress = Progress(TextColumn("{task.description:<24}"), BarColumn(),
@@ -121,10 +127,12 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
         def on_rows(rows: list[ResultRow]) -> None:
             refresh()
 
-        def on_tier(tier: int, tier_limits: Limits) -> None:
-            if tier:
-                err.print(f"retry pass: unknowns solved again with max states "
-                          f"{tier_limits.max_states:,}", style="dim")
+        def on_tier(number: int, tier: Tier) -> None:
+            if number and not no_progress:
+                states = tier.limits.max_states
+                err.print(f"retry pass: unknowns solved again on the {tier.engine} engine "
+                          f"with max states {'none' if states is None else f'{states:,}'}",
+                          style="dim")
 
         try:
             with dask_executor(scheduler, workers or default_workers()) as executor, progress:

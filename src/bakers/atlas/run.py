@@ -2,8 +2,10 @@
 workers (in this process, a local cluster of processes, or a Dask cluster),
 and each finished chunk written to the atlas file.
 
-A run goes through up to two *tiers*: every deal under the first budget, then
-the deals left with an unknown verdict, one per task, under the retry budget.
+A run goes through up to three *tiers*: every deal under the first budget,
+then the deals left with an unknown verdict, one per task, under the retry
+budget, then those still unknown on the fallback engine (the engines search
+differently: one may find a win where the other runs out of memory).
 What the file already holds decides what is left: a resolved verdict (at any
 budget, by any engine) is never solved again, nor is an unknown whose budget
 covers the tier's — so a killed run, started again, resumes where it stopped,
@@ -179,11 +181,25 @@ class Request:
     retry_unknown: bool = False
     chunk: int | None = None
     engine: str | None = None
+    fallback_engine: str | None = None
 
-    def tiers(self) -> list[Limits]:
-        if self.retry_limits is None or covers(self.limits, self.retry_limits):
-            return [self.limits]
-        return [self.limits, self.retry_limits]
+    def tiers(self) -> list[Tier]:
+        """The first budget; the retry budget if it is larger; then the retry
+        budget (or the first) on the fallback engine, if it is another one."""
+        from ..solver import check_engine
+
+        try:
+            engine = check_engine(self.engine)
+            fallback = None if self.fallback_engine is None else check_engine(
+                self.fallback_engine)
+        except ValueError as exc:
+            raise AtlasError(str(exc)) from None
+        out = [Tier(self.limits, engine)]
+        if self.retry_limits is not None and not covers(self.limits, self.retry_limits):
+            out.append(Tier(self.retry_limits, engine))
+        if fallback is not None and fallback != engine:
+            out.append(Tier(out[-1].limits, fallback))
+        return out
 
     def options(self) -> dict[str, Any]:
         return {"games": list(self.games), "cells": list(self.cells), "first": self.first,
@@ -191,16 +207,25 @@ class Request:
                 "retry_budget": None if self.retry_limits is None
                 else budget_key(self.retry_limits),
                 "retry_unknown": self.retry_unknown, "chunk": self.chunk,
-                "engine": self.engine}
+                "engine": self.engine, "fallback_engine": self.fallback_engine}
 
 
-def tried_cells(known: Known | None, limits: Limits, retry: bool, run: int) -> set[int]:
-    """The cell counts left unknown under a budget covering ``limits`` (with
-    ``retry``: only those tried by this run itself)."""
+@dataclasses.dataclass(frozen=True)
+class Tier:
+    """One pass of a run: a budget on an engine."""
+
+    limits: Limits
+    engine: str
+
+
+def tried_cells(known: Known | None, tier: Tier, retry: bool, run: int) -> set[int]:
+    """The cell counts the tier's engine left unknown under a budget
+    covering the tier's (with ``retry``: only those tried by this run)."""
     if known is None:
         return set()
     return {k for k, attempts in known.unknown.items()
-            if any(covers(done, limits) and (not retry or by == run) for done, by in attempts)}
+            if any(covers(done, tier.limits) and engine == tier.engine
+                   and (not retry or by == run) for done, by, engine in attempts)}
 
 
 def chunk_size(request: Request, workers: int) -> int:
@@ -226,7 +251,7 @@ class RunSummary:
 
 def run_atlas(store: AtlasStore, request: Request, executor: Executor, *,
               on_rows: Callable[[list[ResultRow]], None] | None = None,
-              on_tier: Callable[[int, Limits], None] | None = None) -> RunSummary:
+              on_tier: Callable[[int, Tier], None] | None = None) -> RunSummary:
     """Solve what ``request`` needs that ``store`` lacks; write each chunk
     as it finishes. ``on_rows`` sees the table rows each chunk wrote."""
     if request.chunk is not None and request.chunk < 1:
@@ -235,12 +260,12 @@ def run_atlas(store: AtlasStore, request: Request, executor: Executor, *,
     run = store.start_run(request.options())
     summary = RunSummary(run=run)
     tiers = request.tiers()
-    for tier, limits in enumerate(tiers):
+    for number, tier in enumerate(tiers):
         if on_tier:
-            on_tier(tier, limits)
-        retry = request.retry_unknown and tier == len(tiers) - 1
-        size = chunk_size(request, executor.workers) if tier == 0 else 1
-        chunks = _chunks(store, request, limits, tier, retry, run, size, summary, on_rows)
+            on_tier(number, tier)
+        retry = request.retry_unknown and number == len(tiers) - 1
+        size = chunk_size(request, executor.workers) if number == 0 else 1
+        chunks = _chunks(store, request, tier, number, retry, run, size, summary, on_rows)
         solves = 0
         for chunk, attempts in executor.map_unordered(chunks):
             deals = [(job.game, job.deal, job.cells) for job in chunk.jobs]
@@ -260,7 +285,7 @@ def run_atlas(store: AtlasStore, request: Request, executor: Executor, *,
     return summary
 
 
-def _chunks(store: AtlasStore, request: Request, limits: Limits, tier: int, retry: bool,
+def _chunks(store: AtlasStore, request: Request, tier: Tier, number: int, retry: bool,
             run: int, size: int, summary: RunSummary,
             on_rows: Callable[[list[ResultRow]], None] | None) -> Iterator[Chunk]:
     """The chunks of one tier, block by block of deals, games interleaved so
@@ -277,7 +302,7 @@ def _chunks(store: AtlasStore, request: Request, limits: Limits, tier: int, retr
             for deal in range(block, block_last + 1):
                 k = known.get(deal)
                 solved = dict(k.solved) if k else {}
-                tried = tried_cells(k, limits, retry, run)
+                tried = tried_cells(k, tier, retry, run)
                 if next_cells(game, cells, solved, tried) is None:
                     if k is None or not set(cells) <= k.rows:
                         sync.append((game, deal, cells))
@@ -290,7 +315,7 @@ def _chunks(store: AtlasStore, request: Request, limits: Limits, tier: int, retr
                 if on_rows and rows:
                     on_rows(rows)
             for i in range(0, len(jobs), size):
-                yield Chunk(tuple(jobs[i:i + size]), limits, tier, request.engine)
+                yield Chunk(tuple(jobs[i:i + size]), tier.limits, number, tier.engine)
 
 
 def default_workers() -> int:

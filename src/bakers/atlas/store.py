@@ -60,11 +60,11 @@ CREATE TABLE IF NOT EXISTS results (
 @dataclasses.dataclass(frozen=True)
 class Known:
     """What the file knows of one game's deal: resolved verdicts by cell
-    count, the unknown attempts by cell count (budget, run), and the cell
+    count, the unknown attempts by cell count (budget, run, engine name), and the cell
     counts the table has a row for."""
 
     solved: dict[int, str]
-    unknown: dict[int, list[tuple[Limits, int]]]
+    unknown: dict[int, list[tuple[Limits, int, str]]]
     rows: set[int]
 
 
@@ -140,13 +140,14 @@ class AtlasStore:
         """What the file knows of ``game``'s deals ``first``–``last``."""
         out: dict[int, Known] = {}
         rows = self.db.execute(
-            "SELECT deal, cells, verdict, max_states, timeout, max_memory_mb, run "
+            "SELECT deal, cells, verdict, max_states, timeout, max_memory_mb, run, engine "
             "FROM attempts WHERE game = ? AND deal BETWEEN ? AND ?", (game, first, last))
-        for deal, cells, verdict, states, timeout, memory, run in rows:
+        for deal, cells, verdict, states, timeout, memory, run, engine in rows:
             k = out.setdefault(deal, Known({}, {}, set()))
             if verdict == UNKNOWN:
                 k.unknown.setdefault(cells, []).append(
-                    (Limits(timeout=timeout, max_states=states, max_memory_mb=memory), run))
+                    (Limits(timeout=timeout, max_states=states, max_memory_mb=memory), run,
+                     engine.split()[0]))
             else:
                 k.solved[cells] = verdict
         for deal, cells in self.db.execute(
