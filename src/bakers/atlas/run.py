@@ -152,7 +152,7 @@ def dask_executor(scheduler: str | None, workers: int) -> Iterator[DaskExecutor]
             raise AtlasError("--workers must be at least 1")
         # memory_limit=0: the solver keeps its own per-deal memory limit
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                          dashboard_address=None, memory_limit=0,
+                          dashboard_address=":0", memory_limit=0,
                           silence_logs=logging.ERROR) as cluster, Client(cluster) as client:
             yield DaskExecutor(client)
         return
