@@ -11,6 +11,7 @@ its message, and the bodies that deal the next deal or this one again.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..board import Movement
@@ -55,9 +56,10 @@ def movement_view(movement: Movement) -> dict[str, Any]:
             "from": place_text(movement.src), "to": place_text(movement.dst)}
 
 
+@functools.lru_cache(maxsize=64)
 def rules_view(game: Game) -> dict[str, Any]:
     """A game's rules as data: what the page needs to offer the right choices
-    without knowing any game by name."""
+    without knowing any game by name (built once per rule set; read-only)."""
     own = GAMES[game.name].cells  # the game's own count (this game may be played with others)
     levels = [{"name": lv.value, "label": lv.label, "cells": lv.cells(own),
                "winnable": lv.winnable}
