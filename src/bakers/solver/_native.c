@@ -45,6 +45,7 @@ enum { LIM_NONE = 0, LIM_STATES, LIM_TIME, LIM_MEMORY, LIM_INTERRUPT };
 
 typedef struct {
     int blocked, cell, home, empty, unbuilt, depth;
+    int need; /* per card lying above the next card each foundation needs */
 } Weights;
 
 typedef struct {
@@ -341,6 +342,8 @@ typedef struct {
     int cost[MAXCOLS][MAXLEN + 1]; /* heuristic of each prefix of the column */
     uint8_t low[MAXCOLS][4];       /* lowest card of each suit in the column */
     uint8_t contrib[NCARDS];       /* what each column card adds to its column's cost */
+    int8_t needcol[4];             /* the column of each suit's next card (-1: none) */
+    uint8_t needpos[4];            /* and its place in that column */
     int ncells;
     uint8_t cells[MAXCELLS];
     int fnd[4];
@@ -420,6 +423,9 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
     p->home = fnd[0] + fnd[1] + fnd[2] + fnd[3];
     p->nempty = r->ncols - nb;
     const int wb = w->blocked, wu = w->unbuilt;
+    int8_t colof[NCARDS];
+    uint8_t posof[NCARDS];
+    memset(colof, -1, sizeof colof);
     int total = nc;
     for (int i = 0; i < nb; i++) {
         int n = 0;
@@ -451,11 +457,20 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
             c = above[c];
         }
         total++;
+        for (int t = 0; t < n; t++) {
+            colof[cards[t]] = (int8_t)i;
+            posof[cards[t]] = (uint8_t)t;
+        }
         p->len[i] = (uint8_t)n;
         memcpy(p->low[i], low, 4);
         p->topcol[cards[n - 1]] = (int8_t)i;
     }
     p->ncols = nb;
+    for (int s = 0; s < 4; s++) {
+        int c = fnd[s] * 4 + s;
+        p->needcol[s] = fnd[s] < 13 ? colof[c] : -1;
+        p->needpos[s] = fnd[s] < 13 && colof[c] >= 0 ? posof[c] : 0;
+    }
     return 0;
 }
 
@@ -464,6 +479,10 @@ static int pos_h(const Weights *w, const Pos *p)
     int h = -w->empty * p->nempty + w->cell * p->ncells - w->home * p->home;
     for (int i = 0; i < p->ncols; i++)
         h += p->cost[i][p->len[i]];
+    if (w->need)
+        for (int s = 0; s < 4; s++)
+            if (p->needcol[s] >= 0)
+                h += w->need * (p->len[p->needcol[s]] - p->needpos[s] - 1);
     return h;
 }
 
@@ -546,9 +565,25 @@ static int close_h(const Rules *r, const Weights *w, uint8_t *k, int *fnd, const
  * or HOME). ``uncovered`` is the card the move exposes (NONE: none); ``h`` is
  * the child's heuristic before the closure, which the closure updates. */
 static void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
-                 const uint8_t *run, int j)
+                 const uint8_t *run, int j, int i, int keep)
 {
     Child *ch = &g->out[g->n++];
+    const Pos *p = g->p;
+    if (g->w->need && below != HOME) {
+        /* the cards above each foundation's next card: fewer in the source
+         * column below what is taken, more in the destination column */
+        int d = 0;
+        for (int s = 0; s < 4; s++) {
+            int nc = p->needcol[s];
+            if (nc < 0)
+                continue;
+            if (nc == i && p->needpos[s] < keep)
+                d -= count;
+            if (nc == j)
+                d += count;
+        }
+        h += g->w->need * d;
+    }
     memcpy(ch->key, g->pk, NCARDS);
     ch->key[card] = (uint8_t)below;
     ch->hash = g->hash ^ zobrist[card][g->pk[card]] ^ zobrist[card][below];
@@ -575,6 +610,8 @@ static void emit(Gen *g, int card, int count, int dest, int below, int uncovered
     if (close_h(g->r, g->w, ch->key, fnd, contrib, &ch->h, &ch->hash) == NCARDS) {
         ch->win = 1;
         ch->h = 0;
+    } else if (g->w->need) {
+        ch->h = key_h(g->r, g->w, ch->key); /* the next cards changed */
     }
 }
 
@@ -626,14 +663,14 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
                 if (j < 0 || j == i)
                     continue;
                 int h = hp + dsrc + blocked_on(w, p, j, a + keep, k);
-                emit(&g, x, k, par, par, u, h, a + keep, j);
+                emit(&g, x, k, par, par, u, h, a + keep, j, i, keep);
             }
         }
         /* the exposed card into a free cell (one cell stands for all) */
         if (nfree) {
             int u = L > 1 ? a[L - 2] : NONE;
             emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + prefix_cost(w, p, i, L - 1) - base,
-                 a + L - 1, -1);
+                 a + L - 1, -1, i, L - 1);
         }
         /* cards into an empty column (one stands for all; never a whole
          * column, which gives the same position back: rule 3) */
@@ -646,13 +683,13 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
             for (int k = 1; k <= me; k++) {
                 int keep = L - k;
                 int h = hp + prefix_cost(w, p, i, keep) - base + w->empty;
-                emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h, a + keep, -1);
+                emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h, a + keep, -1, i, keep);
             }
         }
         /* the exposed card home: an unsafe move (safe ones are made already) */
         if (!r->always_safe && ready(p->fnd, top))
             emit(&g, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE,
-                 hp + prefix_cost(w, p, i, L - 1) - base - w->home, a + L - 1, -1);
+                 hp + prefix_cost(w, p, i, L - 1) - base - w->home, a + L - 1, -1, i, L - 1);
     }
     for (int ci = 0; ci < p->ncells; ci++) {
         int c = p->cells[ci];
@@ -662,12 +699,13 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
             int j = p->topcol[par];
             if (j < 0)
                 continue;
-            emit(&g, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1), &one, j);
+            emit(&g, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1), &one, j,
+                 -1, 0);
         }
         if (fill)
-            emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty, &one, -1);
+            emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty, &one, -1, -1, 0);
         if (!r->always_safe && ready(p->fnd, c))
-            emit(&g, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1);
+            emit(&g, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1, -1, 0);
     }
     return g.n;
 }
@@ -849,15 +887,46 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
 
 typedef struct {
     int h;
+    uint32_t tie; /* the key's hash: ties fall in a spread, not by parent */
     uint32_t idx;
 } Scored;
 
-static int cmp_scored(const void *x, const void *y)
+static inline int scored_less(const Scored *a, const Scored *b)
 {
-    const Scored *a = x, *b = y;
     if (a->h != b->h)
-        return a->h < b->h ? -1 : 1;
-    return a->idx < b->idx ? -1 : (a->idx > b->idx);
+        return a->h < b->h;
+    if (a->tie != b->tie)
+        return a->tie < b->tie;
+    return a->idx < b->idx;
+}
+
+/* Put the ``k`` best of ``v[0..n)`` first, in any order (quickselect with
+ * Hoare's partition). */
+static void select_best(Scored *v, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n; /* the boundary k lies in [lo, hi] */
+    while (hi - lo > 1 && k > lo && k < hi) {
+        Scored pivot = v[lo + (hi - lo - 1) / 2];
+        size_t i = lo, j = hi - 1;
+        for (;;) {
+            while (scored_less(&v[i], &pivot))
+                i++;
+            while (scored_less(&pivot, &v[j]))
+                j--;
+            if (i >= j)
+                break;
+            Scored t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+            i++;
+            j--;
+        }
+        /* now v[lo..j] <= pivot <= v[j+1..hi) */
+        if (k <= j + 1)
+            hi = j + 1;
+        else
+            lo = j + 1;
+    }
 }
 
 /* Beam search: each round expands the ``width`` best new positions of the
@@ -883,6 +952,7 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
     }
     size_t nl = 1, nn;
     layer[0].h = key_h(r, w, root);
+    layer[0].tie = 0;
     layer[0].idx = ri;
     Pos pos;
     while (nl) {
@@ -902,6 +972,8 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
                 goto done;
             }
             int n = generate(r, w, key, phash, &pos, layer[t].h, kids);
+            for (int q = 0; q < n; q++)
+                __builtin_prefetch(&s->slots[kids[q].hash & s->mask]);
             for (int q = 0; q < n; q++) {
                 Child *ch = &kids[q];
                 uint32_t ci = store_add(s, ch->key, ch->hash);
@@ -939,12 +1011,13 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
                     cap = ncap;
                 }
                 next[nn].h = ch->h;
+                next[nn].tie = ch->hash;
                 next[nn].idx = ci;
                 nn++;
             }
         }
         if (nn > (size_t)width) {
-            qsort(next, nn, sizeof(Scored), cmp_scored);
+            select_best(next, nn, (size_t)width);
             nn = (size_t)width;
         }
         Scored *tmp = layer;
@@ -1000,9 +1073,14 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
 
 static int parse_weights(PyObject *t, Weights *w)
 {
-    if (!PyArg_ParseTuple(t, "iiiiii", &w->blocked, &w->cell, &w->home, &w->empty, &w->unbuilt,
-                          &w->depth))
+    w->need = 0;
+    if (!PyArg_ParseTuple(t, "iiiiii|i", &w->blocked, &w->cell, &w->home, &w->empty, &w->unbuilt,
+                          &w->depth, &w->need))
         return -1;
+    if (w->need < 0 || w->need > 64) {
+        PyErr_SetString(PyExc_ValueError, "weights: need out of range");
+        return -1;
+    }
     if (w->depth < 1 || w->depth > 64) {
         PyErr_SetString(PyExc_ValueError, "weights: depth out of range");
         return -1;
@@ -1320,7 +1398,7 @@ static PyObject *py_children(PyObject *self, PyObject *args)
     Rules r;
     if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
         return NULL;
-    Weights w = {1, 1, 1, 1, 1, 1};
+    Weights w = {1, 1, 1, 1, 1, 1, 0};
     uint8_t key[NCARDS];
     if (parse_position(&r, columns, cells, key, 0, NULL, NULL) < 0)
         return NULL;

@@ -56,8 +56,8 @@ BEAMS = (300, 1000, 3000, 10_000)
 CardLine = list[tuple[int, int, int]]
 
 
-def _weights(w: Weights) -> tuple[int, int, int, int, int, int]:
-    return (w.blocked, w.cell, w.home, w.empty, w.unbuilt, w.depth)
+def _weights(w: Weights) -> tuple[int, int, int, int, int, int, int]:
+    return (w.blocked, w.cell, w.home, w.empty, w.unbuilt, w.depth, w.need)
 
 
 @dataclasses.dataclass(frozen=True)
