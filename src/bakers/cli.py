@@ -165,8 +165,8 @@ def replay(path: str) -> None:
 def add_commands() -> None:
     """Add the commands of the solver, survey and web faces (imported here,
     not at the top, because they use this module's helpers)."""
-    from . import cli_atlas, cli_solver, cli_survey, cli_web
-    for module in (cli_solver, cli_survey, cli_web, cli_atlas):
+    from . import cli_atlas, cli_solver, cli_study, cli_survey, cli_web
+    for module in (cli_solver, cli_survey, cli_web, cli_atlas, cli_study):
         for command in module.COMMANDS:
             cli.add_command(command)
 
