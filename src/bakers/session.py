@@ -32,6 +32,10 @@ Rules of play kept here (SPEC §4, seed 004):
 * **What counts**: a game goes into the statistics only once a move has been
   made on it (``played``; a restart does not clear it), and never when it is a
   ``practice`` game (a lesson). Abandoning a deal nobody moved on is no loss.
+* **Help** (:class:`Help`): hints given, whether the "still winnable?"
+  indicator was on while the game was played, and whether the solution was
+  shown; kept with the result, so the statistics count wins without help
+  apart. The indicator is on by default for Easy games and lessons.
 
 >>> clock = FakeClock()
 >>> s = Session(Board.deal("bakers_game", 617), clock=clock)
@@ -210,6 +214,31 @@ def _choice(kind: type[Autoplay] | type[ClickOrder] | type[Level], value: str,
         raise BakersError(f"{what} is {words}, not {value!r}") from None
 
 
+@dataclass
+class Help:
+    """What the player was helped with: ``hints`` given, the indicator on
+    (``indicator``: now; ``indicator_used``: at some moment of play), the
+    solution shown."""
+
+    hints: int = 0
+    indicator: bool = False
+    indicator_used: bool = False
+    solution: bool = False
+
+    @property
+    def helped(self) -> bool:
+        return bool(self.hints) or self.indicator_used or self.solution
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hints": self.hints, "indicator": self.indicator,
+                "indicator_used": self.indicator_used, "solution": self.solution}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Help:
+        return cls(int(d.get("hints", 0)), bool(d.get("indicator", False)),
+                   bool(d.get("indicator_used", False)), bool(d.get("solution", False)))
+
+
 @dataclass(frozen=True)
 class Action:
     """What the last action did: its kind (``move``, ``undo``, ``redo``,
@@ -250,6 +279,8 @@ class Session:
         self.winnable = winnable or self.level.winnable
         self.played = False  # a player move was made on this deal (restart keeps it)
         self.message = message  # a note from dealing, until the first action
+        on = self.level is Level.EASY or practice
+        self.help = Help(indicator=on, indicator_used=on)
         self.last_action = Action("deal")
         self.created = clock()
         self._legal_at: object = None
@@ -475,12 +506,50 @@ class Session:
         self.last_action = Action("abandon")
 
     def set_settings(self, autoplay: Autoplay | str | None = None,
-                     order: ClickOrder | str | None = None) -> None:
+                     order: ClickOrder | str | None = None,
+                     indicator: bool | None = None) -> None:
         if autoplay is not None:
             self.autoplay = _choice(Autoplay, autoplay, "autoplay")
         if order is not None:
             self.order = _choice(ClickOrder, order, "order")
+        if indicator is not None:
+            self.help.indicator = indicator
+            if indicator and not self.finished:
+                self.help.indicator_used = True
         self.last_action = Action("settings")
+
+    def note_hint(self) -> None:
+        """A hint was given: it counts as help."""
+        if not self.finished:
+            self.help.hints += 1
+
+    def note_solution(self) -> None:
+        """The solution was shown: it counts as help."""
+        if not self.finished:
+            self.help.solution = True
+
+    def play_line(self, moves: Sequence[Move | str]) -> Action:
+        """Play ``moves`` (a shown solution the player takes over) as one
+        player action each, without autoplay in between (the line has its
+        foundation moves). Nothing changes unless every move is legal in turn."""
+        self._check_active()
+        trial = self.board.copy(stack=False)
+        line = [trial.push(Move.from_str(m) if isinstance(m, str) else m) for m in moves]
+        if not line:
+            raise SessionError("there is no move to play")
+        self._begin()
+        movements: list[Movement] = []
+        for move in line:
+            group, moved = self._play_line([move])
+            self.groups.append(group)
+            movements += moved
+            self.moves_count += 1
+            self._score_change([move], +1)
+        self.redo_stack.clear()
+        self.played = True
+        self._settle_end()
+        self.last_action = Action("move", tuple(movements))
+        return self.last_action
 
     # --- persistence --------------------------------------------------------------
 
@@ -506,6 +575,7 @@ class Session:
             "played": self.played,
             "message": self.message,
             "created": self.created,
+            "help": self.help.to_dict(),
         }
 
     @classmethod
@@ -540,6 +610,11 @@ class Session:
             or s.timer.since is not None)
         s.message = data.get("message")
         s.created = float(data.get("created", s.created))
+        if "help" in data:
+            s.help = Help.from_dict(data["help"])
+        else:  # saves from before help was kept: the default of the level, no hint
+            s.help = Help(indicator=s.level is Level.EASY or s.practice,
+                          indicator_used=s.level is Level.EASY or s.practice)
         return s
 
     def _push_text(self, move: Move) -> str:
@@ -557,6 +632,7 @@ def format_seconds(seconds: float) -> str:
 
 
 __all__ = [
-    "DEAL_LEVELS", "IDLE_LIMIT", "Action", "FakeClock", "GameOverError", "Score", "Session",
+    "DEAL_LEVELS", "IDLE_LIMIT", "Action", "FakeClock", "GameOverError", "Help", "Score",
+    "Session",
     "SessionError", "Timer", "format_seconds", "level_cells", "level_for", "win_bonus",
 ]

@@ -188,6 +188,9 @@ def game_view(game_id: str, session: Session) -> dict[str, Any]:
         "practice": session.practice,
         "winnable": session.winnable,
         "played": session.played,
+        # the "still winnable?" indicator's setting and the help given so far
+        "study": {"indicator": session.help.indicator, "help": session.help.to_dict(),
+                  "helped": session.help.helped},
         "message": message_of(session, status),
         "next_deal": next_deal(session),
         "replay": replay_deal(session),
