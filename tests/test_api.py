@@ -39,7 +39,9 @@ def client(request: pytest.FixtureRequest, db_url: str) -> Iterator[TestClient]:
     """The app over SQLite, its database calls on the event loop (SQLite's
     default) and in worker threads (PostgreSQL's default)."""
     app = create_app(db_url, deal_budget=2.0, hint_budget=2.0, db_threads=request.param)
-    with TestClient(app, raise_server_exceptions=False) as c:
+    # as the page sends every state-changing request: JSON, even without a body
+    with TestClient(app, raise_server_exceptions=False,
+                    headers={"content-type": "application/json"}) as c:
         yield c
 
 
@@ -90,14 +92,14 @@ def test_play_undo_redo_restart(client: TestClient) -> None:
     assert r.status_code == 200
     g = r.json()
     assert g["moves"][0] == "5a" and g["freecells"][0] == "JC" and g["can_undo"]
-    g = client.post(f"/api/games/{gid}/undo").json()
+    g = client.post(f"/api/games/{gid}/undo", json={}).json()
     assert g["moves"] == [] and g["can_redo"] and g["score"]["moves"] == 2
-    g = client.post(f"/api/games/{gid}/redo").json()
+    g = client.post(f"/api/games/{gid}/redo", json={}).json()
     assert g["moves"] == ["5a"] and not g["can_redo"]
-    g = client.post(f"/api/games/{gid}/restart").json()
+    g = client.post(f"/api/games/{gid}/restart", json={}).json()
     assert g["moves"] == [] and g["score"]["moves"] == 0 and not g["can_undo"]
-    assert client.post(f"/api/games/{gid}/redo").status_code == 409
-    assert client.post(f"/api/games/{gid}/undo").status_code == 409
+    assert client.post(f"/api/games/{gid}/redo", json={}).status_code == 409
+    assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 409
 
 
 def test_best_place_move(client: TestClient) -> None:
@@ -156,7 +158,7 @@ def test_autoplay_setting_and_card_movements(client: TestClient) -> None:
     assert moved(g)[0] == (["KH"], "1", "a") and all(to == "h" for _c, _f, to in moved(g)[1:])
     assert len(moved(g)) == 5 and g["score"]["home"] == 52
     assert client.post(f"/api/games/{gid}/moves", json={"move": "1a"}).status_code == 409
-    assert client.post(f"/api/games/{gid}/undo").status_code == 409
+    assert client.post(f"/api/games/{gid}/undo", json={}).status_code == 409
     assert client.get(f"/api/games/{gid}/hint").status_code == 409
     r = client.post(f"/api/games/{gid}/settings", json={"order": "empty_first"})
     assert r.json()["settings"]["order"] == "empty_first"
@@ -164,8 +166,8 @@ def test_autoplay_setting_and_card_movements(client: TestClient) -> None:
 
 def test_pause_and_resume(client: TestClient) -> None:
     g = new_game(client, deal=1)
-    assert client.post(f"/api/games/{g['id']}/pause").json()["paused"] is True
-    assert client.post(f"/api/games/{g['id']}/resume").json()["paused"] is False
+    assert client.post(f"/api/games/{g['id']}/pause", json={}).json()["paused"] is True
+    assert client.post(f"/api/games/{g['id']}/resume", json={}).json()["paused"] is False
 
 
 def test_record_replays(client: TestClient) -> None:
@@ -230,7 +232,7 @@ def test_a_deal_without_a_move_is_not_played(client: TestClient) -> None:
     assert client.get("/api/stats").json()["stats"] == []
     restarted = new_game(client, deal=3)
     client.post(f"/api/games/{restarted['id']}/moves", json={"move": "1a"})
-    g = client.post(f"/api/games/{restarted['id']}/restart").json()
+    g = client.post(f"/api/games/{restarted['id']}/restart", json={}).json()
     assert g["moves"] == [] and g["played"] is True
     new_game(client, deal=4, replace=restarted["id"])
     [row] = client.get("/api/stats").json()["stats"]
@@ -280,7 +282,7 @@ def test_game_continues_after_a_server_restart(any_db_url: str) -> None:
         g = new_game(c, deal=617)
         for move in ("5a", "8b", "7c"):
             c.post(f"/api/games/{g['id']}/moves", json={"move": move})
-        c.post(f"/api/games/{g['id']}/undo")
+        c.post(f"/api/games/{g['id']}/undo", json={})
         before = c.get(f"/api/games/{g['id']}").json()
         cookies = dict(c.cookies)
     with TestClient(create_app(db_url), cookies=cookies) as c:
@@ -288,8 +290,8 @@ def test_game_continues_after_a_server_restart(any_db_url: str) -> None:
         assert after["position"] == before["position"] and after["can_redo"]
         assert after["moves"] == ["5a", "8b"]
         assert [x["id"] for x in c.get("/api/games").json()["games"]] == [g["id"]]
-        g2 = c.post(f"/api/games/{g['id']}/undo").json()
-        g2 = c.post(f"/api/games/{g['id']}/undo").json()
+        g2 = c.post(f"/api/games/{g['id']}/undo", json={}).json()
+        g2 = c.post(f"/api/games/{g['id']}/undo", json={}).json()
         assert g2["position"] == Board.deal("bakers_game", 617).to_text()
 
 
@@ -699,7 +701,8 @@ def test_live_server_plays(live_server: Any) -> None:
         r = c.post(f"/api/games/{gid}/moves", json={"move": "5a"})
         assert r.status_code == 200 and r.json()["moves"] == ["5a"]
         assert c.get(f"/game/{gid}").status_code == 200
-        assert c.post("/api/games", content=b"x" * 20000).status_code == 413
+        assert c.post("/api/games", content=b"x" * 20000,
+                      headers={"content-type": "application/json"}).status_code == 413
     assert live_server.db_url.startswith("sqlite:///")
 
 
@@ -777,7 +780,7 @@ def test_intent_plays_or_says_why_without_an_error_status(client: TestClient) ->
 def test_undo_lists_the_movements_backwards(client: TestClient) -> None:
     g = new_game(client, position=WIN_IN_TWO, autoplay="safe")
     client.post(f"/api/games/{g['id']}/moves", json={"move": "34"})
-    undone = client.post(f"/api/games/{g['id']}/undo").json()
+    undone = client.post(f"/api/games/{g['id']}/undo", json={}).json()
     assert undone["action"]["kind"] == "undo"
     assert moved(undone) == [(["KD"], "h", "4"), (["KD"], "4", "3")]
 
@@ -824,7 +827,7 @@ def test_ping_keeps_the_clock_and_silence_stops_it(db_url: str) -> None:
         c.post(f"/api/games/{g['id']}/moves", json={"move": "1a"})
         for _ in range(4):
             clock.advance(5)
-            assert c.post(f"/api/games/{g['id']}/ping").status_code == 200
+            assert c.post(f"/api/games/{g['id']}/ping", json={}).status_code == 200
         assert c.get(f"/api/games/{g['id']}").json()["score"]["seconds"] == 20
         clock.advance(300)  # the page was closed: no request for 5 minutes
         later = c.get(f"/api/games/{g['id']}").json()
@@ -839,14 +842,14 @@ def test_continue_lists_games_with_moves_first_and_discards(client: TestClient) 
     listed = client.get("/api/games").json()["games"]
     assert [x["id"] for x in listed] == [played["id"], untouched["id"]]
     assert listed[0]["moves"] == 2 and listed[0]["played"] is True and listed[1]["moves"] == 0
-    gone = client.post(f"/api/games/{played['id']}/abandon")
+    gone = client.post(f"/api/games/{played['id']}/abandon", json={})
     assert gone.status_code == 200 and gone.json()["status"] == "abandoned"
     assert [x["id"] for x in client.get("/api/games").json()["games"]] == [untouched["id"]]
     [row] = client.get("/api/stats").json()["stats"]
     assert row["lost"] == 1
-    assert client.post(f"/api/games/{played['id']}/abandon").status_code == 409
-    client.cookies.clear()
-    assert client.post(f"/api/games/{untouched['id']}/abandon").status_code == 409
+    assert client.post(f"/api/games/{played['id']}/abandon", json={}).status_code == 409
+    client.cookies.clear()  # another player: to them the game does not exist
+    assert client.post(f"/api/games/{untouched['id']}/abandon", json={}).status_code == 404
 
 
 def test_a_deal_link_reuses_an_untouched_game(client: TestClient) -> None:

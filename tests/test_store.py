@@ -231,6 +231,8 @@ def test_an_older_database_gets_the_practice_column(tmp_path: Path, clock: FakeC
     engine = sa.create_engine(url)
     with engine.begin() as conn:  # as the first version of the schema had it
         conn.execute(sa.text("ALTER TABLE games DROP COLUMN practice"))
+        conn.execute(sa.text("DROP TABLE schema_version"))
+        conn.execute(sa.text("DROP TABLE transfer_codes"))
     engine.dispose()
     again = Store(url, clock=clock)
     assert [g.id for g in again.list_games("p")] == [game_id]

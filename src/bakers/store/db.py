@@ -8,6 +8,11 @@ daily deals; statistics computed from the results.
 >>> store.load(game_id).session.deal
 1
 
+The schema is versioned (:data:`MIGRATIONS`): a database made by an earlier
+release is brought up to date when a store opens it, one numbered step at a
+time, each step in its own transaction (on PostgreSQL under an advisory lock,
+so processes starting together apply each step once).
+
 A :class:`Store` may be used from several threads at once (the web app runs
 its calls in a thread pool), except over an in-memory SQLite database
 (``memory``: one connection shared by everyone). Callers must not work on
@@ -19,13 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as _dt
+import hashlib
 import json
 import os
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import sqlalchemy as sa
@@ -38,6 +44,10 @@ from ..session import Clock, Session
 
 DEFAULT_FILENAME = "bakers.sqlite3"
 CACHE_SIZE = 2000
+DURABILITIES = ("normal", "full")
+WAL_LIMIT = 4 * 1024 * 1024  # bytes of SQLite write-ahead log before it is reset
+TRANSFER_TTL = 15 * 60  # seconds a transfer code stays valid
+TRANSFER_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 FINISHED = (Status.WON, Status.ABANDONED)
 UNFINISHED = (Status.PLAYING, Status.BLOCKED)
 
@@ -105,6 +115,45 @@ proven_deals = sa.Table(
     sa.Index("ix_proven_deals_game", "game", "cells"),
 )
 
+# one-time codes that move a player's identity to another browser (hashed)
+transfer_codes = sa.Table(
+    "transfer_codes", metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("player_id", sa.String(64), sa.ForeignKey("players.id"), nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+schema_version = sa.Table(
+    "schema_version", metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+
+def _v1_practice(conn: sa.Connection) -> None:
+    """Release 0.1: the tables as its first version made them, with the
+    ``practice`` column it added to games."""
+    columns = {c["name"] for c in sa.inspect(conn).get_columns("games")}
+    if "practice" not in columns:
+        false = "0" if conn.dialect.name == "sqlite" else "false"
+        conn.execute(sa.text(
+            f"ALTER TABLE games ADD COLUMN practice BOOLEAN NOT NULL DEFAULT {false}"))
+
+
+def _v2_transfer_codes(conn: sa.Connection) -> None:
+    transfer_codes.create(conn, checkfirst=True)
+
+
+MIGRATIONS: list[tuple[int, str, Callable[[sa.Connection], None]]] = [
+    (1, "release 0.1: games.practice", _v1_practice),
+    (2, "transfer codes", _v2_transfer_codes),
+]
+"""The schema's versions in order: ``(version, what changed, step)``. A new
+table or column is a new entry here (and in the tables above, which a new
+database gets whole)."""
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+_MIGRATION_LOCK = 7_214_093  # PostgreSQL advisory lock key of schema changes
+
 # the statements of every move, built once (building one costs more than running it)
 _LOAD_HEAD = (sa.select(games.c.player_id, games.c.version, games.c.status)
               .where(games.c.id == sa.bindparam("game_id")))
@@ -153,6 +202,15 @@ def normalize_db_url(url: str) -> str:
 
 def _now() -> _dt.datetime:
     return _dt.datetime.now(_dt.UTC)
+
+
+def _iso(moment: _dt.datetime | None) -> str | None:
+    """A stored time as ISO 8601 UTC (SQLite hands back naive UTC times)."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.UTC)
+    return moment.astimezone(_dt.UTC).isoformat(timespec="seconds")
 
 
 def new_game_id() -> str:
@@ -228,28 +286,62 @@ def compute_stats(game: str, level: str, rows: Iterable[tuple[bool, float, int, 
 class Store:
     """Saved games and statistics in one SQL database."""
 
-    def __init__(self, url: str | None = None, clock: Clock = time.time) -> None:
+    def __init__(self, url: str | None = None, clock: Clock = time.time,
+                 durability: str = "normal") -> None:
+        """``durability``: ``normal`` — a crash of this process loses nothing,
+        a power loss may lose the last moment's moves (SQLite
+        ``synchronous=NORMAL`` in WAL mode; PostgreSQL ``synchronous_commit
+        =off``); ``full`` — every answered move is on disk first (SQLite
+        ``synchronous=FULL``; PostgreSQL's default commit)."""
+        if durability not in DURABILITIES:
+            raise BakersError("durability is normal or full")
         self.url = normalize_db_url(url) if url else default_db_url()
         self.clock = clock
+        self.durability = durability
         self.memory = self.url in ("sqlite://", "sqlite:///:memory:")
-        self.engine = self._make_engine(self.url)
-        metadata.create_all(self.engine)
-        self._upgrade()
+        self.engine = self._make_engine(self.url, durability)
+        self.migrate()
         self._cache: OrderedDict[str, tuple[int, Session]] = OrderedDict()
         self._cache_lock = threading.Lock()
 
-    def _upgrade(self) -> None:
-        """Bring a database made by an earlier version up to this schema
-        (``create_all`` only adds missing tables, not missing columns)."""
-        columns = {c["name"] for c in sa.inspect(self.engine).get_columns("games")}
-        if "practice" not in columns:
-            false = "0" if self.engine.dialect.name == "sqlite" else "false"
+    def migrate(self) -> list[int]:
+        """Create the schema, or bring it up to :data:`SCHEMA_VERSION`; the
+        versions applied. A database without a version table was made by
+        release 0.1 (version 1 once its ``practice`` column is there)."""
+        applied: list[int] = []
+        with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})"))
+            names = set(sa.inspect(conn).get_table_names())
+            if "games" not in names:
+                metadata.create_all(conn)
+                conn.execute(schema_version.insert().values(id=1, version=SCHEMA_VERSION))
+                return applied
+            schema_version.create(conn, checkfirst=True)
+            found = conn.execute(sa.select(schema_version.c.version)).scalar()
+            current = 0 if found is None else int(found)
+            if found is None:
+                conn.execute(schema_version.insert().values(id=1, version=0))
+        for version, _what, step in MIGRATIONS:
+            if version <= current:
+                continue
             with self.engine.begin() as conn:
-                conn.execute(sa.text(
-                    f"ALTER TABLE games ADD COLUMN practice BOOLEAN NOT NULL DEFAULT {false}"))
+                if conn.dialect.name == "postgresql":
+                    conn.execute(sa.text(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})"))
+                now = int(conn.execute(sa.select(schema_version.c.version)).scalar_one())
+                if now >= version:
+                    continue  # another process applied it meanwhile
+                step(conn)
+                conn.execute(schema_version.update().values(version=version))
+            applied.append(version)
+        return applied
+
+    def schema_version(self) -> int:
+        with self.engine.connect() as conn:
+            return int(conn.execute(sa.select(schema_version.c.version)).scalar_one())
 
     @staticmethod
-    def _make_engine(url: str) -> Engine:
+    def _make_engine(url: str, durability: str = "normal") -> Engine:
         if url.startswith("sqlite"):
             memory = url in ("sqlite://", "sqlite:///:memory:")  # as ``Store.memory``
             if not memory:
@@ -266,16 +358,27 @@ class Store:
                 cur = dbapi_conn.cursor()
                 if not memory:
                     cur.execute("PRAGMA journal_mode=WAL")
-                    cur.execute("PRAGMA synchronous=NORMAL")
+                    cur.execute("PRAGMA synchronous="
+                                + ("FULL" if durability == "full" else "NORMAL"))
                     # checkpoints (the only fsyncs in WAL+NORMAL) run from
                     # checkpoint() off the event loop, not inside a commit
                     cur.execute("PRAGMA wal_autocheckpoint=0")
+                    # after a checkpoint resets the log, its file shrinks to this
+                    cur.execute(f"PRAGMA journal_size_limit={WAL_LIMIT}")
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=5000")
                 cur.close()
 
             return engine
-        return sa.create_engine(url, pool_pre_ping=True)
+        engine = sa.create_engine(url, pool_pre_ping=True)
+        if durability == "normal" and engine.dialect.name == "postgresql":
+            @sa.event.listens_for(engine, "connect")
+            def _async_commit(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("SET synchronous_commit TO off")
+                cur.close()
+                dbapi_conn.commit()
+        return engine
 
     def close(self) -> None:
         self.checkpoint()
@@ -289,20 +392,40 @@ class Store:
 
     def checkpoint(self) -> None:
         """Copy SQLite's write-ahead log into the database file (safe to call
-        from another thread: it uses its own connection; PASSIVE never blocks
-        writers). No-op for other databases."""
+        from another thread: it uses its own connection). No-op for other
+        databases.
+
+        A PASSIVE checkpoint never blocks writers, but under steady writes it
+        never catches up with the log's end either, and only a fully copied
+        log can start over from its beginning: the file would grow for as
+        long as the load lasts. So once the log is over ``WAL_LIMIT`` a
+        TRUNCATE checkpoint runs instead: it waits (up to the busy timeout)
+        for the writer in progress, holds new writers back while it copies
+        what is left, and empties the file."""
         import sqlite3
         path = self.sqlite_path
         if path is None:
             return
         try:
+            big = os.path.getsize(path + "-wal") > WAL_LIMIT
+        except OSError:
+            big = False
+        try:
             conn = sqlite3.connect(path, timeout=5)
             try:
-                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                conn.execute(f"PRAGMA wal_checkpoint({'TRUNCATE' if big else 'PASSIVE'})")
             finally:
                 conn.close()
         except sqlite3.Error:
             pass  # the next checkpoint will do it
+
+    def wal_size(self) -> int:
+        """Bytes in SQLite's write-ahead log file now (0 without one)."""
+        path = self.sqlite_path
+        try:
+            return os.path.getsize(path + "-wal") if path else 0
+        except OSError:
+            return 0
 
     # --- players ----------------------------------------------------------------
 
@@ -484,6 +607,89 @@ class Store:
         if game is not None and level is not None and not grouped:
             return [Stats(game, level)]
         return [compute_stats(g, lv, rows) for (g, lv), rows in sorted(grouped.items())]
+
+    def games_of(self, player_id: str, limit: int = 100_000) -> list[dict[str, Any]]:
+        """Every game of this player, oldest first, with its record: what an
+        export holds (:meth:`load` gives each game's record)."""
+        query = (sa.select(games.c.id, games.c.game, games.c.level, games.c.cells,
+                           games.c.deal, games.c.daily, games.c.status, games.c.practice,
+                           games.c.created_at, games.c.updated_at)
+                 .where(games.c.player_id == player_id)
+                 .order_by(games.c.created_at, games.c.id).limit(limit))
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(query))
+        out = []
+        for r in rows:
+            session = self.load(r.id).session
+            out.append({"id": r.id, "game": r.game, "level": r.level, "cells": int(r.cells),
+                        "deal": None if r.deal is None else int(r.deal), "daily": r.daily,
+                        "status": r.status, "practice": bool(r.practice),
+                        "moves": session.moves_count, "score": session.score(),
+                        "seconds": round(session.seconds(), 1),
+                        "started_at": _iso(r.created_at), "updated_at": _iso(r.updated_at),
+                        "record": session.record().to_text()})
+        return out
+
+    def results_of(self, player_id: str) -> list[dict[str, Any]]:
+        """Every finished game of this player that counts, in the order played."""
+        query = (sa.select(results.c.game_id, results.c.game, results.c.level,
+                           results.c.cells, results.c.deal, results.c.won, results.c.seconds,
+                           results.c.moves, results.c.score, results.c.finished_at)
+                 .where(results.c.player_id == player_id).order_by(results.c.id))
+        with self.engine.connect() as conn:
+            return [{"game_id": r.game_id, "game": r.game, "level": r.level,
+                     "cells": int(r.cells), "deal": None if r.deal is None else int(r.deal),
+                     "won": bool(r.won), "seconds": float(r.seconds), "moves": int(r.moves),
+                     "score": int(r.score), "finished_at": _iso(r.finished_at)}
+                    for r in conn.execute(query)]
+
+    # --- moving a player's identity to another browser -------------------------------
+
+    @staticmethod
+    def _code_hash(code: str) -> str:
+        canonical = "".join(c for c in code.upper() if c.isalnum())
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    def create_transfer_code(self, player_id: str, ttl: float = TRANSFER_TTL) -> str:
+        """A one-time code (``XXXX-XXXX-XXXX``, 60 bits) that gives another
+        browser this player's identity; only its hash is stored. Any earlier
+        code of this player stops working."""
+        raw = "".join(secrets.choice(TRANSFER_ALPHABET) for _ in range(12))
+        code = f"{raw[:4]}-{raw[4:8]}-{raw[8:]}"
+        with self.engine.begin() as conn:
+            self._ensure_player(conn, player_id)
+            conn.execute(transfer_codes.delete().where(
+                (transfer_codes.c.player_id == player_id)
+                | (transfer_codes.c.expires_at < time.time())))
+            conn.execute(transfer_codes.insert().values(
+                code_hash=self._code_hash(code), player_id=player_id,
+                expires_at=time.time() + ttl))
+        return code
+
+    def claim_transfer_code(self, code: str, new_owner: str) -> str | None:
+        """The player whose identity ``code`` carries (the code is used up),
+        or ``None`` for an unknown, used or expired code. The games and
+        results of ``new_owner`` (the claiming browser's identity so far)
+        move to that player."""
+        digest = self._code_hash(code)
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(transfer_codes.c.player_id, transfer_codes.c.expires_at)
+                               .where(transfer_codes.c.code_hash == digest)).first()
+            if row is None:
+                return None
+            gone = conn.execute(transfer_codes.delete().where(
+                transfer_codes.c.code_hash == digest))
+            if gone.rowcount != 1 or row.expires_at < time.time():
+                return None
+            player_id = str(row.player_id)
+            if new_owner != player_id:
+                conn.execute(games.update().where(games.c.player_id == new_owner)
+                             .values(player_id=player_id))
+                conn.execute(results.update().where(results.c.player_id == new_owner)
+                             .values(player_id=player_id))
+                conn.execute(transfer_codes.delete().where(
+                    transfer_codes.c.player_id == new_owner))
+        return player_id
 
     # --- daily deals -----------------------------------------------------------------
 

@@ -1,5 +1,10 @@
 """The JSON API of docs/api.md: games, moves, the player's intents, undo and
-the other actions, hints, records and statistics."""
+the other actions, hints, records and statistics.
+
+A game belongs to the player who started it: every route that changes a
+game (or asks the solver about it) answers 404 to anyone else, as if it did
+not exist. Reading a game and its record stays open to whoever has its id
+(a share link)."""
 
 from __future__ import annotations
 
@@ -15,29 +20,43 @@ from ..games import find_game
 from ..notation import Move, Place
 from ..options import Status
 from ..session import Session, SessionError
-from .middleware import player_of
-from .models import IntentBody, MoveBody, NewGameBody, SettingsBody
+from .middleware import address_of, player_of
+from .models import (
+    ERRORS,
+    GAME_ERRORS,
+    MOVE_ERRORS,
+    RATE_ERRORS,
+    IntentBody,
+    MoveBody,
+    NewGameBody,
+    SettingsBody,
+    error_doc,
+)
 from .state import TableDep
 from .views import game_view, movement_view, summary_view
 
 GAME_DOC: dict[int | str, dict[str, Any]] = {
+    200: {"description": "the game object of docs/api.md"}, **GAME_ERRORS}
+READ_DOC: dict[int | str, dict[str, Any]] = {
     200: {"description": "the game object of docs/api.md"},
-    404: {"description": "no game with this id"},
-    409: {"description": "the game is over, or not in a state for this action"}}
+    404: error_doc("no game with this id")}
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["games"], responses=ERRORS)
 
 
 @router.post("/games", status_code=201,
              responses={201: {"description": "the new game object"},
-                        404: {"description": "unknown game name"}})
+                        404: error_doc("unknown game name, or no game of yours to replace"),
+                        **RATE_ERRORS})
 async def new_game(body: NewGameBody, request: Request,
                    table: TableDep) -> Response:
     """Start a game: a numbered deal, the daily deal, a winnable deal, a
     random one, or a position. ``replace`` abandons an unfinished game
     (a loss once a move was made on it); ``practice`` games (lessons) stay
     out of the statistics and of the unfinished games list."""
-    game_id, session = await table.create(body, player_of(request))
+    player = player_of(request)
+    table.limits.check("games", player, address_of(request))
+    game_id, session = await table.create(body, player)
     return JSONResponse(game_view(game_id, session), status_code=201)
 
 
@@ -61,16 +80,15 @@ async def list_games(request: Request, table: TableDep,
     return JSONResponse({"games": found})
 
 
-@router.get("/games/{game_id}", responses=GAME_DOC)
+@router.get("/games/{game_id}", responses=READ_DOC)
 async def get_game(game_id: str, table: TableDep) -> Response:
-    """The game object."""
+    """The game object (read-only for anyone with the id: a share link)."""
     return await table.locked(
         game_id, lambda: JSONResponse(game_view(game_id, table.store.load(game_id).session)))
 
 
-@router.post("/games/{game_id}/moves",
-             responses={**GAME_DOC, 422: {"description": "the move is refused; says why"}})
-async def play(game_id: str, body: MoveBody, table: TableDep) -> Response:
+@router.post("/games/{game_id}/moves", responses={**GAME_DOC, **MOVE_ERRORS})
+async def play(game_id: str, body: MoveBody, request: Request, table: TableDep) -> Response:
     """Play a move (``{"move": "3a"}``) or send a card to its best place
     (``{"from": "3", "count": 1}``)."""
     if (body.move is None) == (body.from_ is None):
@@ -83,11 +101,12 @@ async def play(game_id: str, body: MoveBody, table: TableDep) -> Response:
         else:
             session.play_from(str(src), count)
 
-    return await table.change(game_id, act)
+    return await table.change(game_id, act, player=player_of(request))
 
 
 @router.post("/games/{game_id}/intent", responses=GAME_DOC)
-async def intent(game_id: str, body: IntentBody, table: TableDep) -> Response:
+async def intent(game_id: str, body: IntentBody, request: Request,
+                 table: TableDep) -> Response:
     """What the player did on the table: cards taken from ``from`` and dropped
     on ``to`` (or, without ``to``, sent to their best place). A refusal is an
     expected answer here: 200 with the unchanged game object and ``refused``
@@ -96,9 +115,10 @@ async def intent(game_id: str, body: IntentBody, table: TableDep) -> Response:
     dst = None if body.to is None else Place.from_str(body.to)
     count = body.count
     store = table.store
+    player = player_of(request)
 
     def work() -> JSONResponse:
-        loaded = store.load(game_id)
+        loaded = table.load_own(game_id, player)
         session = loaded.session
         try:
             if dst is None:
@@ -119,40 +139,40 @@ async def intent(game_id: str, body: IntentBody, table: TableDep) -> Response:
 
 
 @router.post("/games/{game_id}/undo", responses=GAME_DOC)
-async def undo_game(game_id: str, table: TableDep) -> Response:
+async def undo_game(game_id: str, request: Request, table: TableDep) -> Response:
     """Take back the last move (it counts as a move and takes its points back)."""
-    return await table.change(game_id, Session.undo)
+    return await table.change(game_id, Session.undo, player=player_of(request))
 
 
 @router.post("/games/{game_id}/redo", responses=GAME_DOC)
-async def redo_game(game_id: str, table: TableDep) -> Response:
+async def redo_game(game_id: str, request: Request, table: TableDep) -> Response:
     """Play again the move taken back last."""
-    return await table.change(game_id, Session.redo)
+    return await table.change(game_id, Session.redo, player=player_of(request))
 
 
 @router.post("/games/{game_id}/restart", responses=GAME_DOC)
-async def restart_game(game_id: str, table: TableDep) -> Response:
+async def restart_game(game_id: str, request: Request, table: TableDep) -> Response:
     """Back to the deal: history, moves and score cleared."""
-    return await table.change(game_id, Session.restart)
+    return await table.change(game_id, Session.restart, player=player_of(request))
 
 
 @router.post("/games/{game_id}/pause", responses=GAME_DOC)
-async def pause_game(game_id: str, table: TableDep) -> Response:
+async def pause_game(game_id: str, request: Request, table: TableDep) -> Response:
     """Stop the clock (the page also asks this when it is hidden or closed)."""
-    return await table.change(game_id, Session.pause)
+    return await table.change(game_id, Session.pause, player=player_of(request))
 
 
 @router.post("/games/{game_id}/resume", responses=GAME_DOC)
-async def resume_game(game_id: str, table: TableDep) -> Response:
+async def resume_game(game_id: str, request: Request, table: TableDep) -> Response:
     """Run the clock again (any move also resumes)."""
-    return await table.change(game_id, Session.resume)
+    return await table.change(game_id, Session.resume, player=player_of(request))
 
 
 @router.post("/games/{game_id}/ping", responses=GAME_DOC)
-async def ping_game(game_id: str, table: TableDep) -> Response:
+async def ping_game(game_id: str, request: Request, table: TableDep) -> Response:
     """The page is still open and shown: the clock runs on. Without this
     request the clock never runs more than 10 seconds past the last one."""
-    return await table.change(game_id, Session.touch)
+    return await table.change(game_id, Session.touch, player=player_of(request))
 
 
 @router.post("/games/{game_id}/abandon", responses=GAME_DOC)
@@ -164,9 +184,7 @@ async def abandon_game(game_id: str, request: Request,
     store = table.store
 
     def work() -> JSONResponse:
-        loaded = store.load(game_id)
-        if loaded.player_id != player:
-            raise SessionError("only the player who started this game can discard it")
+        loaded = table.load_own(game_id, player)
         if loaded.session.status is Status.WON or loaded.session.abandoned:
             raise SessionError("this game is over already")
         store.abandon(game_id, player)
@@ -176,25 +194,31 @@ async def abandon_game(game_id: str, request: Request,
 
 
 @router.post("/games/{game_id}/settings", responses=GAME_DOC)
-async def settings(game_id: str, body: SettingsBody,
+async def settings(game_id: str, body: SettingsBody, request: Request,
                    table: TableDep) -> Response:
     """Autoplay ``off`` / ``safe``; best-place order ``cell_first`` / ``empty_first``."""
     return await table.change(game_id, lambda session: session.set_settings(
-        autoplay=body.autoplay, order=body.order))
+        autoplay=body.autoplay, order=body.order), player=player_of(request))
 
 
-@router.get("/games/{game_id}/hint")
-async def get_hint(game_id: str, table: TableDep) -> Response:
-    """The next move of a winning line, or "no winning line from here"."""
+@router.get("/games/{game_id}/hint", responses={**GAME_ERRORS, **RATE_ERRORS})
+async def get_hint(game_id: str, request: Request, table: TableDep) -> Response:
+    """The next move of a winning line, or "no winning line from here"
+    (only for the game's own player)."""
+    player = player_of(request)
+
     def read() -> tuple[str, int, str]:
-        session = table.store.load(game_id).session
+        session = table.load_own(game_id, player).session
         if session.finished:
             raise SessionError("this game is over: no hint needed")
         g = session.board.game
         return g.name, g.cells, session.board.to_text()
 
     name, cells, text = await table.locked(game_id, read)
+    table.limits.check("hints", player, address_of(request))
     verdict, move, message = await table.solver.hint(name, cells, text, table.hint_budget)
+    if verdict != "unknown":  # a hint given counts as help in the statistics
+        await table.change(game_id, Session.note_hint, player=player)
     body: dict[str, Any] = {"verdict": verdict, "move": move, "message": message}
     if move is not None:  # what the page highlights: the cards and where they go
         try:
@@ -205,9 +229,10 @@ async def get_hint(game_id: str, table: TableDep) -> Response:
     return JSONResponse(body)
 
 
-@router.get("/games/{game_id}/record")
+@router.get("/games/{game_id}/record", responses=READ_DOC)
 async def get_record(game_id: str, table: TableDep) -> Response:
-    """The game record: deal and moves, as text to save, share and replay."""
+    """The game record: deal and moves, as text to save, share and replay
+    (readable by anyone with the id)."""
     text = await table.locked(
         game_id, lambda: table.store.load(game_id).session.record().to_text())
     return JSONResponse({"record": text})

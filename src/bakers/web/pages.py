@@ -1,5 +1,11 @@
 """The HTML pages: home, deal links (which start or reuse a game and
-redirect to it) and the table of one game."""
+redirect to it) and the table of one game.
+
+A deal link starts a game only when it was opened from this site or typed
+(see :func:`.security.navigation_from_this_site`); opened from another site
+it shows a page with a "Deal it" button instead. The table of a game is for
+its player; anyone else with the link sees the game read-only, with "Play
+this deal" to start their own."""
 
 from __future__ import annotations
 
@@ -12,13 +18,16 @@ from pydantic import ValidationError
 
 from ..deals import parse_deal_number
 from ..errors import BakersError
+from ..games import find_game
 from ..options import DEAL_LEVELS
+from ..session import Session
 from .errors import validation_message
-from .middleware import player_of
+from .middleware import address_of, player_of
 from .models import NewGameBody
-from .state import TableDep
+from .security import navigation_from_this_site
+from .state import Table, TableDep
 from .templating import render
-from .views import game_view
+from .views import game_view, replay_deal
 
 router = APIRouter(include_in_schema=False)
 
@@ -26,6 +35,7 @@ router = APIRouter(include_in_schema=False)
 def page_body(game: str, request: Request, *, deal: str | None = None,
               daily: bool = False) -> NewGameBody:
     """The ``POST /api/games`` body a deal link's query asks for."""
+    game = find_game(game).name  # an unknown game: 404
     q = request.query_params
     cells_text = q.get("cells")
     level_text = q.get("level")
@@ -55,10 +65,36 @@ async def home(request: Request) -> Response:
     return render(request, "home.html", {})
 
 
+def ask_first(request: Request, body: NewGameBody, heading: str) -> Response:
+    """The page that starts ``body``'s game on a click (a deal link opened
+    from another site)."""
+    return render(request, "start.html", {
+        "heading": heading, "body": body.model_dump(mode="json", exclude_defaults=True)})
+
+
+def deal_heading(body: NewGameBody) -> str:
+    title = find_game(body.game).title
+    if body.daily:
+        return f"Play today's {title} deal?"
+    if body.deal is not None:
+        return f"Play {title} deal #{body.deal}?"
+    return f"Play a new {title} deal?"
+
+
+async def start_from_link(request: Request, table: Table, body: NewGameBody) -> Response:
+    """Start ``body``'s game and go to it, or ask first (see the module)."""
+    if not navigation_from_this_site(request.scope):
+        find_game(body.game)  # an unknown game: 404 before asking
+        return ask_first(request, body, deal_heading(body))
+    player = player_of(request)
+    table.limits.check("games", player, address_of(request))
+    game_id, _ = await table.create(body, player)
+    return to_game(game_id)
+
+
 @router.get("/play/daily/{game}")
 async def play_daily(game: str, request: Request, table: TableDep) -> Response:
-    game_id, _ = await table.create(page_body(game, request, daily=True), player_of(request))
-    return to_game(game_id)
+    return await start_from_link(request, table, page_body(game, request, daily=True))
 
 
 @router.get("/play/{game}/{deal}")
@@ -68,6 +104,9 @@ async def play_deal(game: str, deal: str, request: Request,
     deal, cells and level, that game is reused instead of a new one."""
     parse_deal_number(deal)
     body = page_body(game, request, deal=deal)
+    if not navigation_from_this_site(request.scope):
+        find_game(body.game)
+        return ask_first(request, body, deal_heading(body))
     session = await table.dealer.new_session(body)
     player = player_of(request)
     store = table.store
@@ -75,23 +114,40 @@ async def play_deal(game: str, deal: str, request: Request,
         player, session.game, session.deal, session.board.game.cells, session.level))
     if same is not None:
         return to_game(same)
+    table.limits.check("games", player, address_of(request))
     return to_game(await table.save_new(session, player))
 
 
 @router.get("/play/{game}")
 async def play_random(game: str, request: Request, table: TableDep) -> Response:
-    game_id, _ = await table.create(page_body(game, request), player_of(request))
-    return to_game(game_id)
+    return await start_from_link(request, table, page_body(game, request))
+
+
+def play_this_deal(session: Session) -> dict[str, Any]:
+    """The ``POST /api/games`` body of "Play this deal" under a shared game:
+    the same deal (a past daily deal by its number), cells and level."""
+    body = replay_deal(session)
+    if session.daily is not None and session.deal is not None:
+        body = {"game": session.game, "deal": session.deal,
+                "cells": session.board.game.cells}
+    return body
 
 
 @router.get("/game/{game_id}", response_class=HTMLResponse)
 async def game_page(game_id: str, request: Request, table: TableDep) -> Response:
-    def read() -> dict[str, Any]:
-        session = table.store.load(game_id).session
-        return {
-            "game_json": game_view(game_id, session),
-            "title": f"{session.board.game.title}"
-                     + (f" #{session.deal}" if session.deal is not None else ""),
-        }
+    """The table, for the game's player; the read-only shared view for anyone else."""
+    player = player_of(request)
 
-    return render(request, "table.html", await table.locked(game_id, read))
+    def read() -> tuple[bool, dict[str, Any]]:
+        loaded = table.store.load(game_id)
+        session = loaded.session
+        title = (f"{session.board.game.title}"
+                 + (f" #{session.deal}" if session.deal is not None else ""))
+        if loaded.player_id != player:
+            return False, {"heading": title, "g": game_view(game_id, session),
+                           "record": session.record().to_text(),
+                           "body": play_this_deal(session)}
+        return True, {"game_json": game_view(game_id, session), "title": title}
+
+    own, context = await table.locked(game_id, read)
+    return render(request, "table.html" if own else "shared.html", context)

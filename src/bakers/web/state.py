@@ -34,7 +34,9 @@ from fastapi.responses import JSONResponse
 from ..errors import BakersError
 from ..session import Clock, Session
 from ..store import GameNotFoundError, Store
+from ..store.db import LoadedGame
 from .dealer import Dealer
+from .limits import Limits
 from .models import NewGameBody
 from .solving import SolverPool
 from .views import game_view
@@ -84,8 +86,9 @@ class Table:
     def __init__(self, store: Store, clock: Clock, *, hint_budget: float,
                  deal_budget: float, deal_tries: int, deal_deadline: float,
                  workers: int, db_threads: int | None = None,
-                 warm_solver: bool = False) -> None:
+                 warm_solver: bool = False, limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits if limits is not None else Limits()
         if db_threads is None:
             db_threads = 0 if store.url.startswith("sqlite") else DB_THREADS
         if store.memory:
@@ -117,16 +120,25 @@ class Table:
         async with self.locks.hold(game_id):
             return await self.db(work)
 
+    def load_own(self, game_id: str, player: str) -> LoadedGame:
+        """The game ``game_id`` if ``player`` started it; to anyone else it
+        does not exist (the same 404 as a game that does not)."""
+        loaded = self.store.load(game_id)
+        if loaded.player_id != player:
+            raise GameNotFoundError("there is no game with this id")
+        return loaded
+
     async def change(self, game_id: str, act: Callable[[Session], object],
-                     extra: Callable[[], dict[str, Any]] | None = None) -> JSONResponse:
-        """Load, change, save (after every move), answer with the game object
-        (and ``extra``'s fields). A refused action changes nothing; an
-        unexpected failure drops the cached copy so the saved game stays the
-        truth."""
+                     extra: Callable[[], dict[str, Any]] | None = None, *,
+                     player: str) -> JSONResponse:
+        """Load ``player``'s game, change, save (after every move), answer
+        with the game object (and ``extra``'s fields). A refused action
+        changes nothing; an unexpected failure drops the cached copy so the
+        saved game stays the truth."""
         store = self.store
 
         def work() -> JSONResponse:
-            loaded = store.load(game_id)
+            loaded = self.load_own(game_id, player)
             try:
                 act(loaded.session)
             except BakersError:
@@ -147,9 +159,7 @@ class Table:
         store = self.store
         replace = body.replace
         if replace is not None:
-            old = await self.locked(replace, lambda: store.load(replace))  # 404 first
-            if old.player_id != player:
-                raise GameNotFoundError("there is no game of yours with this id to replace")
+            await self.locked(replace, lambda: self.load_own(replace, player))  # 404 first
         session = await self.dealer.new_session(body)
         if replace is not None:
             await self.locked(replace, lambda: store.abandon(replace, player))

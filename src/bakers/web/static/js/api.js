@@ -4,9 +4,10 @@
 
 export async function api(method, path, body, { keepalive = false } = {}) {
   const opts = { method, headers: { Accept: "application/json" }, credentials: "same-origin", keepalive };
-  if (body !== undefined) {
+  if (body !== undefined || method !== "GET") {
+    // the server takes state-changing requests as JSON only (a cross-site form cannot send it)
     opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
+    opts.body = JSON.stringify(body === undefined ? {} : body);
   }
   let res;
   try {
