@@ -5,6 +5,7 @@ Every error from bad input prints one line and exits with status 2.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -30,8 +31,34 @@ F = TypeVar("F", bound=Callable[..., Any])
 __all__ = ["GAME_NAMES", "cli", "draw", "fail", "load_board", "main", "read_text"]
 
 
+# The commands of the other faces, by the module that holds them: a module is
+# imported only when one of its commands runs (or help lists them all), so a
+# command pays only for the libraries it uses (the server's, the atlas's).
+COMMAND_MODULES = {
+    "solve": "cli_solver", "hint": "cli_solver",
+    "survey": "cli_survey",
+    "serve": "cli_web",
+    "atlas": "cli_atlas",
+    "analyse": "cli_study", "rate": "cli_study",
+}
+
+
 class BakersGroup(click.Group):
-    """Turns library errors into one-line messages with exit status 2."""
+    """Turns library errors into one-line messages with exit status 2, and
+    loads the other faces' commands on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *COMMAND_MODULES})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and cmd_name in COMMAND_MODULES:
+            module = importlib.import_module(f"{__package__}.{COMMAND_MODULES[cmd_name]}")
+            for found in module.COMMANDS:
+                if found.name not in self.commands:
+                    self.add_command(found)
+            command = super().get_command(ctx, cmd_name)
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -163,17 +190,17 @@ def replay(path: str) -> None:
 
 
 def add_commands() -> None:
-    """Add the commands of the solver, survey and web faces (imported here,
-    not at the top, because they use this module's helpers)."""
-    from . import cli_atlas, cli_solver, cli_study, cli_survey, cli_web
-    for module in (cli_solver, cli_survey, cli_web, cli_atlas, cli_study):
+    """Add every command of the other faces now (the group otherwise loads
+    each on first use; see ``COMMAND_MODULES``)."""
+    for module_name in sorted(set(COMMAND_MODULES.values())):
+        module = importlib.import_module(f"{__package__}.{module_name}")
         for command in module.COMMANDS:
-            cli.add_command(command)
+            if command.name not in cli.commands:
+                cli.add_command(command)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: click's usage errors become one line and exit 2 too."""
-    add_commands()
     try:
         cli.main(args=argv, prog_name="bakers", standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
