@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import gc
+import json
+import os
 import socket
 import threading
 import webbrowser
+from typing import Any
 
 import click
 from sqlalchemy.exc import SQLAlchemyError
 
 from .errors import BakersError
 from .store import normalize_db_url
+
+SETTINGS_ENV = "BAKERS_SERVE_SETTINGS"  # how the worker processes get the settings
+KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -63,16 +69,90 @@ def open_in_browser(address: str) -> None:
 @click.option("--db-threads", type=click.IntRange(0, 64), default=None, metavar="N",
               help="database calls run at once in threads (0: on the event loop; "
                    "default 8 for PostgreSQL, 0 for SQLite)")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="server processes behind the one port (above 1 needs PostgreSQL)")
+@click.option("--durability", type=click.Choice(["normal", "full"]), default="normal",
+              show_default=True,
+              help="full: every answered move is on disk first, surviving a power loss "
+                   "(SQLite synchronous=FULL, PostgreSQL's default commit)")
+@click.option("--behind-proxy", is_flag=True,
+              help="behind a reverse proxy (TLS): trust its X-Forwarded-For/-Proto headers "
+                   "(from --forwarded-allow-ips), so cookies get Secure over HTTPS")
+@click.option("--forwarded-allow-ips", default="127.0.0.1,::1", show_default=True,
+              metavar="IPS", help="with --behind-proxy: the proxy's addresses (comma-separated)")
+@click.option("--games-per-minute", type=click.FloatRange(min=0, min_open=True), default=30,
+              show_default=True, metavar="N",
+              help="new games one player may start a minute (an address: 4 times as many)")
+@click.option("--hints-per-minute", type=click.FloatRange(min=0, min_open=True), default=30,
+              show_default=True, metavar="N",
+              help="hints one player may ask a minute (an address: 4 times as many)")
 def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
-              db_threads: int | None) -> None:
+              db_threads: int | None, workers: int, durability: str, behind_proxy: bool,
+              forwarded_allow_ips: str, games_per_minute: float,
+              hints_per_minute: float) -> None:
     """Serve the game table in the browser (Ctrl+C stops it)."""
+    import math
+
     import uvicorn
 
-    from .web import create_app
+    from .web.protocol import HeaderTimeoutProtocol
 
+    for name, value in (("--games-per-minute", games_per_minute),
+                        ("--hints-per-minute", hints_per_minute)):
+        if not math.isfinite(value):
+            raise BakersError(f"{name} must be a finite number")
     url = normalize_db_url(db) if db else None
+    if workers > 1 and not (url or "").startswith("postgresql"):
+        raise BakersError("SQLite takes one server process: --workers above 1 needs "
+                          "PostgreSQL (--db postgresql://…)")
+    settings: dict[str, Any] = {
+        "db_url": url, "db_threads": db_threads, "durability": durability,
+        "games_per_minute": games_per_minute, "hints_per_minute": hints_per_minute}
+    app = _open(settings)  # the schema is made or brought up to date here, once
+    db_shown = app.state.store.url.split("@")[-1]
+    if workers > 1:
+        app.state.table.stop()
+        os.environ[SETTINGS_ENV] = json.dumps(settings)
+    sock = bind_socket(host, port)
+    real_port = sock.getsockname()[1]
+    address = url_for(host, real_port)
+    click.echo(f"bakers is running at {address}", err=False)
+    click.echo(f"database: {db_shown}"
+               + (f" · {workers} worker processes" if workers > 1 else ""), err=True)
+    if open_browser:
+        threading.Timer(0.5, open_in_browser, args=(address,)).start()
+    options: dict[str, Any] = {
+        "log_level": "warning", "access_log": False, "lifespan": "on",
+        "http": HeaderTimeoutProtocol, "timeout_keep_alive": KEEP_ALIVE,
+        "proxy_headers": behind_proxy, "forwarded_allow_ips": forwarded_allow_ips,
+        "server_header": False}
     try:
-        app = create_app(url, warm_solver=True, db_threads=db_threads)
+        if workers > 1:
+            from uvicorn.supervisors import Multiprocess
+            config = uvicorn.Config("bakers.cli_web:app_from_env", factory=True,
+                                    workers=workers, **options)
+            Multiprocess(config, sockets=[sock]).run()
+        else:
+            server = uvicorn.Server(uvicorn.Config(app, **options))
+            # the modules and tables loaded so far live as long as the server: keep
+            # them out of the collector's full passes (shorter pauses under load)
+            gc.collect()
+            gc.freeze()
+            server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def _open(settings: dict[str, Any]) -> Any:
+    """The app for ``settings``; a database that cannot be opened is one line."""
+    from .web import create_app
+    from .web.limits import Limits
+
+    try:
+        return create_app(
+            settings["db_url"], warm_solver=True, db_threads=settings["db_threads"],
+            durability=settings["durability"],
+            limits=Limits(settings["games_per_minute"], settings["hints_per_minute"]))
     except ModuleNotFoundError as exc:
         if exc.name and "psycopg" in exc.name:
             raise BakersError("PostgreSQL needs the psycopg driver: "
@@ -81,23 +161,15 @@ def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
     except SQLAlchemyError as exc:
         reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
         raise BakersError(f"cannot open the database: {reason}") from None
-    sock = bind_socket(host, port)
-    real_port = sock.getsockname()[1]
-    address = url_for(host, real_port)
-    click.echo(f"bakers is running at {address}", err=False)
-    click.echo(f"database: {app.state.store.url.split('@')[-1]}", err=True)
-    if open_browser:
-        threading.Timer(0.5, open_in_browser, args=(address,)).start()
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
-    server = uvicorn.Server(config)
-    # the modules and tables loaded so far live as long as the server: keep
-    # them out of the collector's full passes (shorter pauses under load)
+
+
+def app_from_env() -> Any:
+    """The app of one worker process of ``bakers serve --workers N`` (uvicorn
+    imports it by name in each process it starts)."""
+    app = _open(json.loads(os.environ[SETTINGS_ENV]))
     gc.collect()
     gc.freeze()
-    try:
-        server.run(sockets=[sock])
-    finally:
-        sock.close()
+    return app
 
 
 COMMANDS = [serve_cmd]
