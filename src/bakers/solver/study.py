@@ -94,7 +94,7 @@ def verdict_of(board: Board, budget: float = DEFAULT_BUDGET) -> SolveResult:
     return solve(board, timeout=budget, texts=False)
 
 
-# --- which move lost it ---------------------------------------------------------------------
+# --- which move lost it -----------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True)
 class LosingMove:
@@ -243,7 +243,7 @@ def analyse(start: Board, moves: Sequence[Move | str], budget: float = DEFAULT_B
     return done(deal, losing, said)
 
 
-# --- how hard is this deal ---------------------------------------------------------------------
+# --- how hard is this deal --------------------------------------------------------------------
 
 BANDS = ("easy", "medium", "hard", "expert")
 """The ratings of winnable deals, easiest first; ``expert`` is the hardest."""

@@ -29,7 +29,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..session import Clock
 from ..store import Store
-from . import api, pages, records, rules
+from . import api, pages, records, rules, study
 from .errors import install_error_handlers
 from .limits import Limits
 from .middleware import BakersMiddleware
@@ -91,6 +91,7 @@ def create_app(db_url: str | None = None, *, clock: Clock = time.time,
     app.include_router(records.router)
     app.include_router(pages.router)
     app.include_router(rules.router)
+    app.include_router(study.router)
     _add_docs(app)
     return app
 

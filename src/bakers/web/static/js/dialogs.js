@@ -2,6 +2,7 @@
 import { api, fmtTime } from "./api.js";
 import { state } from "./model.js";
 import { $, $$ } from "./render.js";
+import { ratingText, showAnalysis } from "./study.js";
 
 export const PREFS_KEY = "bakers.prefs";
 
@@ -63,6 +64,7 @@ export function openSettings() {
     if (input.name === "clickmode") input.checked = input.value === prefs.clickmode;
     if (input.name === "fourcolour") input.checked = !!prefs.fourcolour;
     if (input.name === "sound") input.checked = !!prefs.sound;
+    if (input.name === "indicator") input.checked = !!(g.study && g.study.indicator);
   }
   // the order only matters where a card may go to a cell or an empty column
   const orderMatters = g.rules.empty_columns_refill && g.rules.max_cells > 0;
@@ -96,6 +98,11 @@ export async function showResults() {
   const list = $("#r-stats");
   list.replaceChildren();
   if (!d.open) d.showModal();
+  showAnalysis(g);
+  $("#r-rating").textContent = "";
+  ratingText(g).then((t) => {
+    $("#r-rating").textContent = t;
+  });
   if (g.practice) {
     statLine(list, "Statistics", "practice games are not counted");
     return;
@@ -114,6 +121,12 @@ export async function showResults() {
     ["Best time", dash(row.best_time, fmtTime)], ["Fewest moves", dash(row.fewest_moves)],
     ["Best score", dash(row.best_score, Math.round)],
   ]) statLine(list, k, v);
+  const h = await api("GET", "/api/stats/history");
+  const mine = h.ok && (h.data.summary || []).find((s) => s.game === g.game && s.level === g.level);
+  if (mine) {
+    statLine(list, "Won without help", mine.won_unaided);
+    statLine(list, "Won with help", mine.won_helped);
+  }
 }
 
 /** The settings dialog: the game's own settings go to the server
@@ -123,6 +136,10 @@ export function attachSettings(h) {
     const input = e.target;
     if (input.name === "autoplay" || input.name === "order") {
       h.gameSetting(input.name, input.value);
+      return;
+    }
+    if (input.name === "indicator") {
+      h.indicator(input.checked);
       return;
     }
     if (input.name === "clickmode") {

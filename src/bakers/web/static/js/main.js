@@ -9,8 +9,10 @@ import { cardName, cardsAt, isColumn, locate, placeName, setGame, state } from "
 import { attachPointer } from "./pointer.js";
 import { $, $$, announce, cardCache, el, focusPile, markSelection, moveFocus, pileFor, piles, render, rovingTabindex, showStatus, tick } from "./render.js";
 import { sound } from "./sound.js";
+import * as study from "./study.js";
 
 let queue = Promise.resolve();
+const PLAYBACK_ON = "The solution is playing: take over or leave it first.";
 let hintTimer = 0;
 
 /** Actions run one after another: each starts from the previous answer. */
@@ -42,6 +44,7 @@ function apply(g, { before = null, animate = true, say = true } = {}) {
       celebrate(dialogs.showResults);
     }, busy + 120);
   }
+  study.afterAnswer(g);
   return busy;
 }
 
@@ -61,6 +64,7 @@ function intent(it, cards) {
     const g = state.game;
     if (!g) return;
     clearHint();
+    if (state.playback) return refuse(PLAYBACK_ON, cards);
     if (g.paused) return refuse("The game is paused: resume it to move.", cards);
     const before = snapshot();
     const r = await sendIntent(g.id, it);
@@ -137,6 +141,7 @@ function simple(name, { unless, unlessText, say } = {}) {
   return enqueue(async () => {
     const g = state.game;
     if (!g) return;
+    if (state.playback) return showStatus(PLAYBACK_ON, "error");
     if (unless && unless(g)) return showStatus(unlessText);
     clearHint();
     clearSelection(false);
@@ -172,7 +177,7 @@ function clearHint() {
 function hint() {
   enqueue(async () => {
     const g = state.game;
-    if (!g || g.status !== "playing") return;
+    if (!g || g.status !== "playing" || state.playback) return;
     clearHint();
     showStatus("Looking for a winning line…");
     const r = await api("GET", gamePath(g.id, "/hint"));
@@ -215,12 +220,14 @@ function startGame(body) {
     dialogs.closeDialog("#dlg-results");
     apply(r.data, { animate: false, say: false });
     remember(r.data);
+    study.showRating(r.data);
     dealAnimation();
     announce(`New deal: ${r.data.title}${r.data.deal ? ` number ${r.data.deal}` : ""}.`);
   });
 }
 
 function newDeal() {
+  if (state.playback) return showStatus(PLAYBACK_ON, "error");
   const g = state.game;
   const body = withToggle(g.next_deal);
   if (g.status === "playing" && g.played) return dialogs.confirmReplace(g, () => startGame({ ...body, replace: g.id }));
@@ -243,6 +250,10 @@ function ping() {
   if (!g || document.hidden || !state.clock.running) return;
   enqueue(async () => {
     const r = await action(state.game.id, "ping");
+    if (state.playback) {
+      if (r.ok && r.data.id === state.playback.real.id) state.playback.real = { ...r.data, study: state.playback.real.study };
+      return;
+    }
     if (r.ok && r.data.id === state.game.id) {
       setGame(r.data);
       tick();
@@ -352,6 +363,7 @@ const buttons = {
   "#btn-undo": undo, "#btn-redo": redo, "#btn-restart": () => simple("restart", { say: "Back to the deal." }),
   "#btn-new": newDeal, "#btn-hint": hint, "#btn-pause": togglePause, "#btn-resume": togglePause,
   "#btn-settings": dialogs.openSettings, "#btn-help": dialogs.openHelp,
+  "#btn-solution": () => study.offerSolution((g) => apply(g, { animate: false, say: false })),
 };
 for (const [sel, fn] of Object.entries(buttons)) $(sel).addEventListener("click", fn);
 $("#blocked").addEventListener("click", (e) => {
@@ -359,7 +371,13 @@ $("#blocked").addEventListener("click", (e) => {
   if (act === "undo") undo();
   else if (act === "restart") buttons["#btn-restart"]();
   else if (act === "new") newDeal();
+  else if (act === "analyse") dialogs.showResults();
 });
+study.attachPlayback();
+// while the solution plays, its keys come first and the table takes no move
+document.addEventListener("keydown", (e) => {
+  if (study.playbackKey(e)) e.stopImmediatePropagation();
+}, true);
 $("#r-winnable").addEventListener("change", (e) => {
   $("#winnable-only").checked = e.target.checked;
 });
@@ -379,6 +397,14 @@ dialogs.attachSettings({
     });
   },
   clickMode: () => clearSelection(false),
+  indicator(on) {
+    enqueue(async () => {
+      const r = await study.setIndicator(on);
+      if (!r || !r.ok) return showStatus(r ? r.error : "", "error");
+      apply(r.data, { animate: false, say: false });
+      return showStatus(on ? "The still-winnable indicator is on: it counts as help in your statistics." : "The still-winnable indicator is off.");
+    });
+  },
   soundOn: () => sound("move"),
 });
 $$("dialog").forEach((d) =>
@@ -406,7 +432,8 @@ function boot() {
     return showStatus("This page has no game: go back to the home page to deal one.", "error");
   }
   apply(g, { animate: false, say: false });
-  if (g.status === "won") dialogs.showResults();
+  study.showRating(g);
+  if (g.status === "won" || (g.status === "abandoned" && g.played)) dialogs.showResults();
   window.setInterval(ping, g.rules.ping_every * 1000);
   el.board.dataset.ready = "true";
   el.app.dataset.ready = "true";

@@ -1,0 +1,214 @@
+"""Studying at the table, as a person does it: real Chromium (Playwright)
+against a real ``bakers serve`` (the ``live_server`` fixture). The losing
+moves used here are checked with Freecell Solver too, when it is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_browser import CHROMIUM, CHROMIUM_ARGS, Table, axe_violations, open_table
+
+from bakers.board import Board
+from bakers.record import GameRecord
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no `chromium` on PATH for the browser tests"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+
+DATA = Path(__file__).resolve().parent / "data"
+RECORDS = json.loads((DATA / "analyse_records.json").read_text())
+FC_SOLVE = shutil.which("fc-solve")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def table(browser: Any, live_server: Any) -> Iterator[Table]:
+    with open_table(browser, live_server) as t:
+        yield t
+
+
+def fc_solve(board: Board) -> str:
+    out = subprocess.run(
+        ["fc-solve", "-g", "bakers_game", "-l", "cn", "--freecells-num",
+         str(board.game.cells), "-"],
+        input=board.to_text(), capture_output=True, text=True, timeout=120).stdout
+    return "winnable" if "This game is solveable." in out else "impossible"
+
+
+def wait_verdict(table: Table, verdict: str, timeout: float = 15_000) -> None:
+    table.page.wait_for_selector(f"#indicator[data-verdict='{verdict}']", timeout=timeout)
+
+
+def columns_of(board: Board) -> list[list[str]]:
+    return [[str(c) for c in col] for col in board.columns]
+
+
+def api_moves(table: Table, moves: list[str]) -> None:
+    """Play moves through the JSON API from the page (the player's own
+    cookie), autoplay off so that the record's own foundation moves play."""
+    game_id = table.page.url.rsplit("/", 1)[1]
+    table.page.evaluate(
+        """async ([id, moves]) => {
+             await fetch(`/api/games/${id}/settings`, {method: "POST",
+               headers: {"Content-Type": "application/json"}, body: '{"autoplay": "off"}'});
+             for (const m of moves) {
+               const r = await fetch(`/api/games/${id}/moves`, {method: "POST",
+                 headers: {"Content-Type": "application/json", Accept: "application/json"},
+                 body: JSON.stringify({move: m})});
+               if (!r.ok) throw new Error(await r.text());
+             }
+           }""", [game_id, moves])
+
+
+# --- the indicator ----------------------------------------------------------------------------
+
+def test_indicator_says_no_longer_winnable_after_a_known_losing_move(table: Table) -> None:
+    """Baker's Game deal 617 at Easy (the indicator is on by default): 3b
+    sends K♣ to a cell, after which the deal cannot be won."""
+    if FC_SOLVE:
+        board = Board.deal("bakers_game", 617)
+        assert fc_solve(board) == "winnable"
+        board.push_str("3b")
+        assert fc_solve(board) == "impossible"
+    table.open("/play/bakers_game/617?level=easy")
+    wait_verdict(table, "winnable")
+    assert "Still winnable" in (table.page.text_content("#indicator") or "")
+    table.keys("3", "b")
+    table.wait_moves(1)
+    wait_verdict(table, "impossible")
+    text = table.page.text_content("#indicator") or ""
+    assert "No longer winnable" in text and "move 1 (3b)" in text
+    assert table.page.get_attribute("#indicator", "data-lost-at") == "1"
+    latency = int(table.page.get_attribute("#indicator", "data-latency") or "0")
+    assert latency < 5000
+    table.page.keyboard.press("Control+z")
+    table.wait_moves(2)
+    wait_verdict(table, "winnable")
+
+
+def test_indicator_is_a_setting_off_by_default_at_normal(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    assert table.page.is_hidden("#indicator")
+    table.page.click("#btn-settings")
+    table.page.check("input[name='indicator']")
+    table.page.wait_for_function(
+        "() => document.querySelector('#status').textContent.includes('indicator is on')")
+    table.page.click("#dlg-settings button[value='close']")
+    wait_verdict(table, "winnable")
+    # a later move replaces the verdict: two quick moves, the answer is about the last
+    table.keys("3", "b")
+    table.keys("8", "c")
+    table.wait_moves(2)
+    wait_verdict(table, "impossible")
+    assert table.page.get_attribute("#indicator", "data-moves") == "2"
+    assert "since move 1 (3b)" in (table.page.text_content("#indicator") or "")
+
+
+# --- which move lost it -----------------------------------------------------------------------
+
+def test_results_screen_names_the_move_that_lost_it(table: Table) -> None:
+    case = next(c for c in RECORDS if c["deal"] == 12)
+    record = GameRecord.from_text(case["record"])
+    table.open(f"/play/bakers_game/{record.deal}")
+    api_moves(table, list(record.moves))
+    table.page.reload()
+    table.page.wait_for_selector("#app[data-ready='true']")
+    assert table.page.is_visible("#blocked")
+    table.page.click("#blocked button[data-act='analyse']")
+    table.page.wait_for_selector("#dlg-results[open]")
+    table.page.wait_for_selector("#r-analysis[data-index]")
+    index = case["first_losing_move"]
+    assert table.page.get_attribute("#r-analysis", "data-index") == str(index)
+    text = table.page.text_content("#r-analysis-text") or ""
+    assert f"Move {index}, {case['move']}" in text
+    assert table.page.locator("#r-analysis .mini-card.mini-lost").count() >= 1
+    assert table.page.locator("#r-analysis .mini-card.mini-alive").count() >= 1
+    assert "kept the game alive" in (table.page.text_content("#r-analysis-alive") or "")
+    table.shot("results-analysis.png")
+    assert axe_violations(table.page) == []
+
+
+# --- the solution, played back ----------------------------------------------------------------
+
+def test_playback_steps_forward_and_back_and_returns_to_the_start(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    deal = columns_of(Board.deal("bakers_game", 617))
+    table.page.click("#btn-solution")
+    table.page.wait_for_selector("#dlg-solution[open]")
+    assert axe_violations(table.page) == []
+    table.page.click("#dlg-solution button[value='show']")
+    table.page.wait_for_selector("#playback:not([hidden])")
+    assert re.fullmatch(r"Step 0 of \d+", table.page.text_content("#pb-step") or "")
+    # the keyboard steps the line; each step is announced
+    table.page.keyboard.press("ArrowRight")
+    table.page.wait_for_selector("#playback[data-step='1']")
+    table.page.wait_for_function(
+        "() => document.querySelector('#announce').textContent.startsWith('Step 1 of')")
+    table.page.click("#pb-fwd")
+    table.page.wait_for_selector("#playback[data-step='2']")
+    after_two = table.columns()
+    assert after_two != deal
+    table.page.click("#pb-back")
+    table.page.wait_for_selector("#playback[data-step='1']")
+    table.page.keyboard.press("ArrowLeft")
+    table.page.wait_for_selector("#playback[data-step='0']")
+    assert table.columns() == deal
+    # play and pause
+    table.page.select_option("#pb-speed", "fast")
+    table.page.click("#pb-play")
+    table.page.wait_for_function(
+        "() => Number(document.querySelector('#playback').dataset.step) >= 2")
+    table.page.click("#pb-play")
+    assert table.page.get_attribute("#pb-play", "aria-pressed") == "false"
+    assert axe_violations(table.page) == []
+    # leaving returns to where the playback began; no move was made
+    table.page.click("#pb-exit")
+    table.page.wait_for_selector("#playback", state="hidden")
+    assert table.columns() == deal
+    assert table.moves() == 0
+    # the table takes moves again
+    table.keys("3", "b")
+    table.wait_moves(1)
+
+
+def test_take_over_keeps_the_position_reached_and_counts_as_help(table: Table) -> None:
+    table.open("/play/bakers_game/617")
+    table.page.click("#btn-solution")
+    table.page.click("#dlg-solution button[value='show']")
+    table.page.wait_for_selector("#playback:not([hidden])")
+    for step in (1, 2, 3):
+        table.page.click("#pb-fwd")
+        table.page.wait_for_selector(f"#playback[data-step='{step}']")
+    reached = table.columns()
+    # while the solution plays the table takes no move
+    table.keys("1", "a")
+    assert "solution is playing" in table.status()
+    table.page.click("#pb-take")
+    table.page.wait_for_selector("#playback", state="hidden")
+    table.wait_moves(3)
+    assert table.columns() == reached
+    game_id = table.page.url.rsplit("/", 1)[1]
+    game = table.page.evaluate(
+        "async (id) => (await fetch(`/api/games/${id}`)).json()", game_id)
+    assert game["study"]["help"]["solution"] is True
+    assert game["study"]["helped"] is True
+    assert len(game["moves"]) == 3
