@@ -42,11 +42,12 @@ class LiveServer:
                 self.process.wait(timeout=10)
 
 
-def start_server(db_url: str, log_path: Path, timeout: float = 30.0) -> LiveServer:
-    """Start ``python -m bakers serve --port 0 --db DB_URL``; wait until it answers."""
+def start_server(db_url: str, log_path: Path, timeout: float = 30.0,
+                 args: tuple[str, ...] = ()) -> LiveServer:
+    """Start ``python -m bakers serve --port 0 --db DB_URL [ARGS]``; wait until it answers."""
     log = open(log_path, "w", encoding="utf-8")  # noqa: SIM115 (kept open for the child)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bakers", "serve", "--port", "0", "--db", db_url],
+        [sys.executable, "-m", "bakers", "serve", "--port", "0", "--db", db_url, *args],
         stdout=subprocess.PIPE, stderr=log, text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"})
     assert proc.stdout is not None
@@ -108,8 +109,13 @@ def pg_db_url() -> Iterator[str]:
         admin.dispose()
 
 
+LIVE_LIMITS = ("--games-per-minute", "10000", "--hints-per-minute", "10000")
+"""The shared server's rate limits: every test of a session plays from one
+address (the limits themselves are tested on servers of their own)."""
+
+
 @pytest.fixture
-def server_starter() -> Callable[[str, Path], LiveServer]:
+def server_starter() -> Callable[..., LiveServer]:
     """``start_server`` itself, for tests that need a server of their own."""
     return start_server
 
@@ -118,7 +124,8 @@ def server_starter() -> Callable[[str, Path], LiveServer]:
 def live_server() -> Iterator[LiveServer]:
     """One real server for the whole session (SQLite in a temporary folder)."""
     folder = Path(tempfile.mkdtemp(prefix="bakers-live-"))
-    server = start_server(f"sqlite:///{folder / 'live.sqlite3'}", folder / "server.log")
+    server = start_server(f"sqlite:///{folder / 'live.sqlite3'}", folder / "server.log",
+                          args=LIVE_LIMITS)
     try:
         yield server
     finally:
