@@ -222,8 +222,11 @@ def test_to_json() -> None:
     result = solve(board)
     data = result.to_json()
     assert set(data) == {"verdict", "moves", "single_moves", "length", "single_length",
-                         "states", "seconds", "limit", "engine"}
+                         "states", "seconds", "limit", "engine", "player_moves", "optimal",
+                         "lower_bound"}
     assert data["engine"] == result.engine
+    assert data["player_moves"] == sum(1 for m in result.moves if not m.dst.is_foundation)
+    assert data["optimal"] is False and data["lower_bound"] is None
     assert data["verdict"] == "winnable"
     assert data["length"] == len(result.moves)
     assert data["single_length"] == len(result.single_moves)
@@ -500,6 +503,7 @@ def test_hint_command(tmp_path: Path) -> None:
                  stdin=lost.to_text())
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {"verdict": "impossible", "move": None,
-                                         "message": "no winning line from here"}
+                                         "message": "no winning line from here",
+                                         "engine": solver_api.default_engine()}
     assert run("hint", "-", "--game", "bakers_game", "--cells", "0",
                stdin=lost.to_text()).stdout == "no winning line from here\n"

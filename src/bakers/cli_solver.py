@@ -55,11 +55,16 @@ def _position(game: str, path: str | None, deal: str | None, cells: int | None) 
     return load_board(path, game, cells)
 
 
-def _summary(result: SolveResult) -> str:
+def _summary(result: SolveResult, short: bool = False) -> str:
     searched = f"{result.states:,} positions searched in {result.seconds:.3f} s"
     if result.verdict is Verdict.WINNABLE:
-        return (f"winnable: {len(result.moves)} moves ({len(result.single_moves)} "
-                f"single-card moves); {searched}")
+        players = f"{result.player_moves} player moves"
+        if short:
+            players += (", proven shortest" if result.optimal else
+                        f", no line shorter than {result.lower_bound}"
+                        if result.lower_bound else "")
+        return (f"winnable: {len(result.moves)} moves ({players}; "
+                f"{len(result.single_moves)} single-card moves); {searched}")
     if result.verdict is Verdict.IMPOSSIBLE:
         return f"impossible: no winning line exists; {searched}"
     return f"unknown: stopped by the {result.limit}; {searched}"
@@ -77,11 +82,14 @@ def _summary(result: SolveResult) -> str:
 @click.option("--max-memory", type=click.IntRange(min=16), default=4096, show_default=True,
               help="give up before the search holds more than this many MB")
 @click.option("--single", is_flag=True, help="list single-card moves (no run moves)")
+@click.option("--short", is_flag=True,
+              help="look for the line of fewest player moves while time remains "
+                   "(--timeout, default 2 s), and prove it shortest where feasible")
 @ENGINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
               timeout: float | None, max_states: int, max_memory: int, single: bool,
-              engine: str | None, as_json: bool) -> None:
+              short: bool, engine: str | None, as_json: bool) -> None:
     """Solve a deal (--deal N) or the position in PATH (- for standard input).
 
     Prints the verdict — winnable (with a move list in standard notation),
@@ -95,7 +103,7 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
     except ValueError as exc:
         raise BakersError(str(exc)) from None
     result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
-                   engine=engine)
+                   engine=engine, lines="short" if short else "fast")
     if as_json:
         out: dict[str, object] = {"game": board.game.name, "cells": board.game.cells}
         if board.deal_number is not None:
@@ -103,7 +111,7 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
         out.update(result.to_json())
         click.echo(json.dumps(out))
         return
-    click.echo(_summary(result))
+    click.echo(_summary(result, short))
     if result.verdict is Verdict.WINNABLE:
         click.echo(" ".join(result.texts(single=single)))
 

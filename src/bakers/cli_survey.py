@@ -86,13 +86,19 @@ def summary_table(s: Summary) -> Table:
 @click.option("--check", type=click.Choice(("core", "rules")), default=None,
               help="what replays each winning line: the native core's line checker or "
                    "the rules engine [default: core with the native engine]")
+@click.option("--short", is_flag=True,
+              help="look for each deal's line of fewest player moves (native engine) and "
+                   "record its player moves")
+@click.option("--short-seconds", type=float, default=2.0, show_default=True,
+              help="with --short: seconds of short-line search per deal")
 @click.option("--retry-unknown", is_flag=True, help="solve again the deals the file has as unknown")
 @click.option("--json", "as_json", is_flag=True, help="print the summary as JSON")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 def survey_cmd(game: str, first: str, last: str, cells: int | None, workers: int | None,
                out: str | None, timeout: float | None, max_states: int | None,
-               max_memory: int | None, engine: str | None, check: str | None,
-               retry_unknown: bool, as_json: bool, no_progress: bool) -> None:
+               max_memory: int | None, engine: str | None, check: str | None, short: bool,
+               short_seconds: float, retry_unknown: bool, as_json: bool,
+               no_progress: bool) -> None:
     """Solve deals FIRST to LAST of GAME and summarize the verdicts.
 
     GAME is one of: {games}. Deals run in parallel worker processes; each
@@ -116,8 +122,13 @@ def survey_cmd(game: str, first: str, last: str, cells: int | None, workers: int
     engine = engine_in_use(engine)
     if check == "core" and engine != "native":
         raise SurveyError("--check core needs the native engine")
+    if short:
+        try:
+            check_limits(short_seconds, None, None)
+        except ValueError as exc:
+            raise SurveyError(f"--short-seconds: {exc}") from None
     limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
-                    engine=engine, check=check)
+                    engine=engine, check=check, short_seconds=short_seconds if short else None)
 
     err = Console(stderr=True)
     counts = {"winnable": 0, "impossible": 0, "unknown": 0}

@@ -38,7 +38,9 @@ from .games import GAMES, Game
 
 VERDICTS = ("winnable", "impossible", "unknown")
 CSV_FIELDS = ("game", "cells", "deal", "verdict", "moves", "single_moves",
-              "states", "seconds", "limit")
+              "states", "seconds", "limit", "player_moves")
+# files written before player moves were recorded: still read and extended
+OLD_CSV_FIELDS = CSV_FIELDS[:-1]
 Z95 = 1.959963984540054  # the standard normal quantile for a 95% two-sided interval
 
 
@@ -62,6 +64,7 @@ class Limits:
     max_memory_mb: int | None = 4096
     engine: str | None = None
     check: str | None = None
+    short_seconds: float | None = None  # the short-line search's time per deal
 
 
 @dataclasses.dataclass(frozen=True)
@@ -80,6 +83,7 @@ class DealResult:
     seconds: float
     limit: str = ""
     cpu_seconds: float | None = None  # the worker's CPU time for the solve (not in the CSV)
+    player_moves: int | None = None   # moves not to a foundation, a run counting one
 
     def to_row(self) -> dict[str, str]:
         return {
@@ -92,6 +96,7 @@ class DealResult:
             "states": str(self.states),
             "seconds": f"{self.seconds:.4f}",
             "limit": self.limit,
+            "player_moves": "" if self.player_moves is None else str(self.player_moves),
         }
 
     @classmethod
@@ -116,7 +121,8 @@ class DealResult:
         return cls(game=text("game"), cells=int(text("cells")), deal=int(text("deal")),
                    verdict=verdict, moves=optional_int("moves"),
                    single_moves=optional_int("single_moves"), states=int(text("states")),
-                   seconds=seconds, limit=text("limit"))
+                   seconds=seconds, limit=text("limit"),
+                   player_moves=optional_int("player_moves") if "player_moves" in row else None)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +147,8 @@ def solve_deal(task: DealTask) -> DealResult:
     try:
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
                        max_memory_mb=limits.max_memory_mb, engine=engine, texts=False,
-                       check=check)
+                       check=check, lines="fast" if limits.short_seconds is None else "short",
+                       short_seconds=limits.short_seconds)
     except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
         raise SurveyError(f"deal {task.deal}: the solver failed: "
                           f"{type(exc).__name__}: {exc}") from None
@@ -152,7 +159,8 @@ def solve_deal(task: DealTask) -> DealResult:
         game=task.game, cells=task.cells, deal=task.deal, verdict=result.verdict.value,
         moves=len(result.moves) if won else None,
         single_moves=len(result.single_moves) if won else None,
-        states=result.states, seconds=seconds, limit=result.limit or "", cpu_seconds=cpu)
+        states=result.states, seconds=seconds, limit=result.limit or "", cpu_seconds=cpu,
+        player_moves=result.player_moves if won else None)
 
 
 def _init_worker(parent: int) -> None:
@@ -260,6 +268,7 @@ class SurveyFile:
         self.game = game
         self._fh: io.TextIOWrapper | None = None
         self._writer: Any = None
+        self._fields: tuple[str, ...] = ()
 
     def load(self) -> dict[int, DealResult]:
         """The rows already in the file, by deal. Refuses a file that is not
@@ -282,7 +291,8 @@ class SurveyFile:
         except UnicodeDecodeError:
             raise SurveyError(f"{self.path}: not a bakers survey CSV (not text)") from None
         reader = csv.DictReader(io.StringIO(text, newline=""))
-        if tuple(reader.fieldnames or ()) != CSV_FIELDS:
+        self._fields = tuple(reader.fieldnames or ())
+        if self._fields not in (CSV_FIELDS, OLD_CSV_FIELDS):
             raise SurveyError(
                 f"{self.path}: not a bakers survey CSV (its header should be "
                 f"{','.join(CSV_FIELDS)}); choose another --out")
@@ -303,7 +313,9 @@ class SurveyFile:
     def open(self) -> None:
         new = not self.path.exists() or self.path.stat().st_size == 0
         self._fh = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
-        self._writer = csv.DictWriter(self._fh, fieldnames=CSV_FIELDS, lineterminator="\n")
+        fields = CSV_FIELDS if new else self._fields or CSV_FIELDS
+        self._writer = csv.DictWriter(self._fh, fieldnames=fields, lineterminator="\n",
+                                      extrasaction="ignore")
         if new:
             self._writer.writeheader()
             self._fh.flush()

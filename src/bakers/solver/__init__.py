@@ -117,6 +117,7 @@ Costs and lengths (pure Python, one core, CPU time)
 
 from .api import (
     ENGINES,
+    LINES,
     HintResult,
     SolveResult,
     Verdict,
@@ -124,8 +125,9 @@ from .api import (
     check_limits,
     default_engine,
     hint,
+    player_moves,
     solve,
 )
 
-__all__ = ["ENGINES", "HintResult", "SolveResult", "Verdict", "check_engine", "check_limits",
-           "default_engine", "hint", "solve"]
+__all__ = ["ENGINES", "LINES", "HintResult", "SolveResult", "Verdict", "check_engine",
+           "check_limits", "default_engine", "hint", "player_moves", "solve"]

@@ -30,6 +30,8 @@
 #define CELL 53
 #define HOME 54
 #define NONE 255
+#define SEEN UINT32_MAX       /* store: the key is there already */
+#define FULL (UINT32_MAX - 1) /* store: no memory left */
 #define MAXCOLS 13
 #define MAXCELLS 8
 #define MAXLEN 64
@@ -228,10 +230,24 @@ static int store_grow_table(Store *s)
     return 0;
 }
 
+/* The index of ``key``'s record, or SEEN when it has none. */
+static uint32_t store_find(Store *s, const uint8_t *key, uint32_t h)
+{
+    uint64_t tag = (uint64_t)h << 32;
+    uint64_t j = h & s->mask;
+    for (;;) {
+        uint64_t v = s->slots[j];
+        if (!v)
+            return SEEN;
+        uint32_t idx = (uint32_t)(v & 0xffffffffu) - 1;
+        if ((v & 0xffffffff00000000ULL) == tag && memcmp(rec_at(s, idx)->key, key, NCARDS) == 0)
+            return idx;
+        j = (j + 1) & s->mask;
+    }
+}
+
 /* Insert ``key`` unless present. Returns its new index, UINT32_MAX when it
  * was already there, or UINT32_MAX - 1 when memory ran out. */
-#define SEEN UINT32_MAX
-#define FULL (UINT32_MAX - 1)
 static uint32_t store_add(Store *s, const uint8_t *key, uint32_t h)
 {
     uint64_t tag = (uint64_t)h << 32;
@@ -342,6 +358,7 @@ typedef struct {
     int cost[MAXCOLS][MAXLEN + 1]; /* heuristic of each prefix of the column */
     uint8_t low[MAXCOLS][4];       /* lowest card of each suit in the column */
     uint8_t contrib[NCARDS];       /* what each column card adds to its column's cost */
+    int lb;                        /* a lower bound on the player moves still needed */
     int8_t needcol[4];             /* the column of each suit's next card (-1: none) */
     uint8_t needpos[4];            /* and its place in that column */
     int ncells;
@@ -427,6 +444,7 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
     uint8_t posof[NCARDS];
     memset(colof, -1, sizeof colof);
     int total = nc;
+    int lb = 0;
     for (int i = 0; i < nb; i++) {
         int n = 0;
         int c = bottoms[i];
@@ -441,6 +459,7 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
         p->contrib[c] = 0;
         pc[1] = 0;
         int prev = c;
+        int seg_blocked = 0; /* the built segment being walked holds a blocked card */
         c = above[c];
         while (c != NONE) {
             if (n >= MAXLEN - 1 || ++total > NCARDS)
@@ -449,6 +468,11 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
             int s = c & 3;
             int blocked = low[s] < c;
             low[s] = blocked ? low[s] : (uint8_t)c;
+            if (!(r->supermoves && r->builds[c][prev])) {
+                lb += seg_blocked;
+                seg_blocked = 0;
+            }
+            seg_blocked |= blocked;
             int add = blocked * wb + (!r->builds[c][prev]) * wu;
             cost += add;
             p->contrib[c] = (uint8_t)add;
@@ -457,6 +481,7 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
             c = above[c];
         }
         total++;
+        lb += seg_blocked;
         for (int t = 0; t < n; t++) {
             colof[cards[t]] = (int8_t)i;
             posof[cards[t]] = (uint8_t)t;
@@ -466,6 +491,7 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
         p->topcol[cards[n - 1]] = (int8_t)i;
     }
     p->ncols = nb;
+    p->lb = lb;
     for (int s = 0; s < 4; s++) {
         int c = fnd[s] * 4 + s;
         p->needcol[s] = fnd[s] < 13 ? colof[c] : -1;
@@ -1873,8 +1899,419 @@ static PyObject *py_check_line(PyObject *self, PyObject *args)
     return PyBool_FromLong(ok && fnd[0] == 13 && fnd[1] == 13 && fnd[2] == 13 && fnd[3] == 13);
 }
 
+
+/* ------------------------------------------------------------------------- */
+/* short lines: fewest player moves (a move that does not go to a foundation,
+ * a run moved at once counting one; foundation moves are free)              */
+
+static inline int move_cost(const Child *ch) { return ch->dest == D_FOUNDATION ? 0 : 1; }
+
+#define MAX_G 250 /* a record keeps its player moves in one byte */
+
+/* Beam search by player moves: layer g holds positions reached in g player
+ * moves (free foundation moves stay in their layer), the ``width`` best of
+ * each by the heuristic go on. Only lines shorter than *ub are looked for:
+ * a position whose moves so far plus its lower bound reach *ub is dropped.
+ * ST_WIN: a line of *ub (now smaller) player moves ends at *win. */
+static int short_beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int width,
+                      int *ub, Store *s, uint32_t *win, Child *kids)
+{
+    if (store_init(s, b) < 0)
+        return ST_LIMIT;
+    uint32_t ri = store_add(s, root, hash_key(root));
+    if (ri == FULL)
+        return ST_LIMIT;
+    rec_at(s, ri)->parent = UINT32_MAX;
+    size_t cap = (size_t)width * 64 + 64, ncap = cap;
+    Scored *layer = budget_alloc(b, cap * sizeof(Scored));
+    Scored *next = budget_alloc(b, ncap * sizeof(Scored));
+    int status = ST_EXHAUSTED;
+    if (!layer || !next) {
+        status = ST_LIMIT;
+        goto done;
+    }
+    size_t nl = 1, nn = 0;
+    layer[0].h = key_h(r, w, root);
+    layer[0].tie = 0;
+    layer[0].idx = ri;
+    Pos pos;
+    for (int g = 0; nl && g < *ub; g++) {
+        nn = 0;
+        for (size_t t = 0; t < nl; t++) { /* the layer grows with free moves */
+            if (!(b->states & 255) && budget_check(b)) {
+                status = ST_LIMIT;
+                goto done;
+            }
+            uint32_t idx = layer[t].idx;
+            uint8_t key[NCARDS];
+            memcpy(key, rec_at(s, idx)->key, NCARDS);
+            uint32_t phash = rec_at(s, idx)->hash;
+            if (decode(r, w, key, &pos) < 0) {
+                status = ST_ERROR;
+                goto done;
+            }
+            if (g + pos.lb >= *ub)
+                continue;
+            b->states++;
+            int n = generate(r, w, key, phash, &pos, layer[t].h, kids);
+            for (int q = 0; q < n; q++) {
+                Child *ch = &kids[q];
+                int gc = g + move_cost(ch);
+                if (gc >= *ub)
+                    continue;
+                uint32_t ci = store_add(s, ch->key, ch->hash);
+                if (ci == SEEN)
+                    continue;
+                if (ci == FULL) {
+                    b->limit = LIM_MEMORY;
+                    status = ST_LIMIT;
+                    goto done;
+                }
+                Rec *cr = rec_at(s, ci);
+                cr->parent = idx;
+                cr->card = ch->card;
+                cr->count = ch->count;
+                cr->dest = ch->dest;
+                if (ch->win) {
+                    *ub = gc;
+                    *win = ci;
+                    status = ST_WIN;
+                    goto done;
+                }
+                Scored sc = {ch->h, ch->hash, ci};
+                if (gc == g) {
+                    if (nl == cap) {
+                        Scored *ly = budget_realloc(b, layer, cap * sizeof(Scored),
+                                                    2 * cap * sizeof(Scored));
+                        if (!ly) {
+                            status = ST_LIMIT;
+                            goto done;
+                        }
+                        layer = ly;
+                        cap *= 2;
+                    }
+                    layer[nl++] = sc;
+                } else {
+                    if (nn == ncap) {
+                        Scored *nx = budget_realloc(b, next, ncap * sizeof(Scored),
+                                                    2 * ncap * sizeof(Scored));
+                        if (!nx) {
+                            status = ST_LIMIT;
+                            goto done;
+                        }
+                        next = nx;
+                        ncap *= 2;
+                    }
+                    next[nn++] = sc;
+                }
+            }
+        }
+        if (nn > (size_t)width) {
+            select_best(next, nn, (size_t)width);
+            nn = (size_t)width;
+        }
+        /* the next layer becomes the current one */
+        Scored *tmp = layer;
+        size_t tcap = cap;
+        layer = next;
+        cap = ncap;
+        next = tmp;
+        ncap = tcap;
+        nl = nn;
+    }
+done:
+    budget_free(b, layer, cap * sizeof(Scored));
+    budget_free(b, next, ncap * sizeof(Scored));
+    return status;
+}
+
+/* A* on player moves with the admissible bound of decode (built segments
+ * holding a blocked card: each needs a player move of its own), looking only
+ * for lines shorter than *ub. ST_EXHAUSTED: no line shorter than the final
+ * *ub exists (a line of *ub moves ends at *win if this search found it).
+ * ST_LIMIT: *lower holds the bound reached: no line is shorter. */
+static int short_astar(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int *ub,
+                       int *lower, Store *s, uint32_t *win, int *found, Child *kids)
+{
+    *found = 0;
+    if (store_init(s, b) < 0)
+        return ST_LIMIT;
+    uint32_t ri = store_add(s, root, hash_key(root));
+    if (ri == FULL)
+        return ST_LIMIT;
+    Rec *rr = rec_at(s, ri);
+    rr->parent = UINT32_MAX;
+    rr->pad = 0;
+    Pos pos;
+    if (decode(r, w, root, &pos) < 0)
+        return ST_ERROR;
+    int nb = *ub + 1;
+    Vec *buckets = budget_alloc(b, (size_t)nb * sizeof(Vec));
+    if (!buckets)
+        return ST_LIMIT;
+    memset(buckets, 0, (size_t)nb * sizeof(Vec));
+    int status = ST_EXHAUSTED;
+    int f = pos.lb;
+    if (f < *ub && vec_push(b, &buckets[f], ri) < 0) {
+        status = ST_LIMIT;
+        goto done;
+    }
+    for (;;) {
+        while (f < *ub && buckets[f].n == 0)
+            f++;
+        if (f >= *ub) {
+            *lower = *ub;
+            status = ST_EXHAUSTED;
+            break;
+        }
+        *lower = f;
+        if (!(b->states & 255) && budget_check(b)) {
+            status = ST_LIMIT;
+            break;
+        }
+        uint64_t entry = buckets[f].data[--buckets[f].n];
+        uint32_t idx = (uint32_t)entry;
+        int g = (int)(entry >> 32);
+        Rec *rec = rec_at(s, idx);
+        if (rec->pad != g)
+            continue; /* reached again since with fewer moves */
+        uint8_t key[NCARDS];
+        memcpy(key, rec->key, NCARDS);
+        uint32_t phash = rec->hash;
+        if (decode(r, w, key, &pos) < 0) {
+            status = ST_ERROR;
+            break;
+        }
+        b->states++;
+        int n = generate(r, w, key, phash, &pos, 0, kids);
+        for (int q = 0; q < n; q++) {
+            Child *ch = &kids[q];
+            int gc = g + move_cost(ch);
+            if (gc >= *ub)
+                continue;
+            int fc = gc;
+            Pos cp;
+            if (!ch->win) {
+                if (decode(r, w, ch->key, &cp) < 0) {
+                    status = ST_ERROR;
+                    goto done;
+                }
+                fc = gc + cp.lb;
+                if (fc >= *ub)
+                    continue;
+            }
+            uint32_t ci = store_find(s, ch->key, ch->hash);
+            if (ci == SEEN) {
+                ci = store_add(s, ch->key, ch->hash);
+                if (ci == FULL) {
+                    b->limit = LIM_MEMORY;
+                    status = ST_LIMIT;
+                    goto done;
+                }
+            } else if (rec_at(s, ci)->pad <= gc) {
+                continue;
+            }
+            Rec *cr = rec_at(s, ci);
+            cr->parent = idx;
+            cr->card = ch->card;
+            cr->count = ch->count;
+            cr->dest = ch->dest;
+            cr->pad = (uint8_t)gc;
+            if (ch->win) {
+                *ub = gc; /* a shorter line: look only for shorter still */
+                *win = ci;
+                *found = 1;
+                continue;
+            }
+            if (vec_push(b, &buckets[fc], (uint64_t)ci | (uint64_t)gc << 32) < 0) {
+                status = ST_LIMIT;
+                goto done;
+            }
+        }
+    }
+done:
+    for (int i = 0; i < nb; i++)
+        budget_free(b, buckets[i].data, buckets[i].cap * sizeof(uint64_t));
+    budget_free(b, buckets, (size_t)nb * sizeof(Vec));
+    return status;
+}
+
+/* short(columns, cells, ncells, build, can_fill, supermoves, weights, ub,
+ *       widths, prove_share, max_states, timeout, max_mb)
+ * -> (line or None, player_moves, optimal, lower_bound, states, limit)
+ * Looks for a line of fewer than ``ub`` player moves (the fast search's
+ * line has ``ub``): beams of the given widths, with the A* proof between the
+ * small and the large ones given ``prove_share`` of the time left; the line
+ * is None when nothing shorter was found. ``optimal``: no line shorter than
+ * player_moves exists (proven by the A* search running out of positions). */
+static PyObject *py_short(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *cells, *weights_t, *widths_t;
+    int ncells, build, can_fill, supermoves, ub;
+    double prove_share, timeout;
+    long long max_states, max_mb;
+    if (!PyArg_ParseTuple(args, "OOiiiiOiOdLdL", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &weights_t, &ub, &widths_t, &prove_share, &max_states,
+                          &timeout, &max_mb))
+        return NULL;
+    Py_ssize_t ncols = PySequence_Size(columns);
+    if (ncols < 0)
+        return NULL;
+    Rules r;
+    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+        return NULL;
+    Weights w;
+    if (parse_weights(weights_t, &w) < 0)
+        return NULL;
+    uint8_t root[NCARDS];
+    if (parse_position(&r, columns, cells, root, 0, NULL, NULL) < 0)
+        return NULL;
+    int widths[32], nw = 0;
+    PyObject *wseq = PySequence_Fast(widths_t, "widths must be a sequence");
+    if (!wseq)
+        return NULL;
+    nw = (int)PySequence_Fast_GET_SIZE(wseq);
+    if (nw > 32) {
+        Py_DECREF(wseq);
+        PyErr_SetString(PyExc_ValueError, "at most 32 beam widths");
+        return NULL;
+    }
+    for (int i = 0; i < nw; i++) {
+        widths[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(wseq, i));
+        if (widths[i] < 1 || widths[i] > 10000000) {
+            Py_DECREF(wseq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "beam width out of range");
+            return NULL;
+        }
+    }
+    Py_DECREF(wseq);
+    if (ub < 0 || prove_share < 0 || prove_share > 1) {
+        PyErr_SetString(PyExc_ValueError, "bad bound or share");
+        return NULL;
+    }
+    if (ub > MAX_G + 1)
+        ub = MAX_G + 1;
+    int start_ub = ub;
+
+    Budget b;
+    memset(&b, 0, sizeof b);
+    b.max_states = max_states;
+    double deadline = timeout > 0 ? now_s() + timeout : -1.0;
+    b.deadline = deadline;
+    b.max_bytes = max_mb > 0 ? (size_t)max_mb * 1024u * 1024u : 0;
+    Child *kids = malloc(MAXCHILD * sizeof(Child));
+    if (!kids)
+        return PyErr_NoMemory();
+    int fnd[4];
+    foundations(root, fnd);
+    Store best, work;
+    memset(&best, 0, sizeof best);
+    memset(&work, 0, sizeof work);
+    uint32_t win = 0;
+    int have = 0, optimal = 0, lower = 0, error = 0;
+    b.ts = PyEval_SaveThread();
+    if (close_key(&r, root, fnd) == NCARDS) {
+        ub = 0;
+        optimal = 1;
+        lower = 0;
+    } else {
+        Pos rp;
+        if (decode(&r, &w, root, &rp) < 0)
+            error = 1;
+        else
+            lower = rp.lb;
+        int proved = 0;
+        for (int i = 0; i <= nw && !error && !optimal; i++) {
+            int small = i < nw && widths[i] <= 1000;
+            if (!proved && (i == nw || !small)) {
+                /* the proof, on its share of the time left */
+                proved = 1;
+                double saved = b.deadline;
+                if (deadline > 0)
+                    b.deadline = now_s() + (deadline - now_s()) * prove_share;
+                int found = 0, low = lower;
+                uint32_t at = 0;
+                int st = short_astar(&r, &w, &b, root, &ub, &low, &work, &at, &found, kids);
+                if (found) {
+                    store_free(&best);
+                    best = work;
+                    memset(&work, 0, sizeof work);
+                    win = at;
+                    have = 1;
+                } else {
+                    store_free(&work);
+                }
+                if (low > lower)
+                    lower = low;
+                if (st == ST_EXHAUSTED) {
+                    optimal = 1;
+                    lower = ub;
+                } else if (st == ST_ERROR) {
+                    error = 1;
+                }
+                b.deadline = saved;
+                if (b.limit == LIM_TIME && (deadline < 0 || now_s() < deadline))
+                    b.limit = 0; /* only the proof's share ran out */
+                if (b.limit == LIM_MEMORY)
+                    b.limit = 0; /* the beams need far less */
+                if (optimal || b.limit)
+                    break;
+            }
+            if (i == nw)
+                break;
+            uint32_t at = 0;
+            int st = short_beam(&r, &w, &b, root, widths[i], &ub, &work, &at, kids);
+            if (st == ST_WIN) {
+                store_free(&best);
+                best = work;
+                memset(&work, 0, sizeof work);
+                win = at;
+                have = 1;
+            } else {
+                store_free(&work);
+            }
+            if (st == ST_ERROR)
+                error = 1;
+            if (st == ST_LIMIT || lower >= ub)
+                break;
+        }
+        if (lower >= ub)
+            optimal = 1, lower = ub;
+    }
+    int lim = b.limit;
+    PyEval_RestoreThread(b.ts);
+    b.ts = NULL;
+    PyObject *line = NULL;
+    if (have)
+        line = line_from(&best, win);
+    store_free(&best);
+    store_free(&work);
+    free(kids);
+    if (lim == LIM_INTERRUPT) {
+        Py_XDECREF(line);
+        if (!PyErr_Occurred())
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
+    if (error) {
+        Py_XDECREF(line);
+        PyErr_SetString(PyExc_RuntimeError, "the native core met a malformed position");
+        return NULL;
+    }
+    if (have && !line)
+        return NULL;
+    (void)start_ub;
+    PyObject *res = Py_BuildValue("(OiiiLz)", line ? line : Py_None, ub, optimal, lower, b.states,
+                                  limit_name(lim));
+    Py_XDECREF(line);
+    return res;
+}
+
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
+    {"short", py_short, METH_VARARGS, "Look for a line of fewer player moves."},
     {"children", py_children, METH_VARARGS, "The children the search generates."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "Every legal single-card move."},
     {"play_line", py_play_line, METH_VARARGS, "A line in card terms as board moves."},

@@ -38,8 +38,17 @@ from .engine import (
     tables,
 )
 from .native import AVAILABLE as NATIVE_AVAILABLE
-from .native import Portfolio, as_moves, check_line, play_line, play_line_places
+from .native import Portfolio, as_moves, check_line, play_line, play_line_places, short_search
 from .native import search as native_search
+
+LINES = ("fast", "short")
+SHORT_SECONDS = 2.0   # the short search's time when no timeout is given
+HINT_SHORT_SECONDS = 0.04  # and within a hint
+
+
+def player_moves(moves: tuple[Move, ...]) -> int:
+    """Moves that do not go to a foundation (a run moved at once counts one)."""
+    return sum(1 for m in moves if not m.dst.is_foundation)
 
 ENGINES = ("native", "python")
 
@@ -95,6 +104,10 @@ class SolveResult:
     ``move_texts`` and ``single_move_texts`` are the two lines in standard
     notation as :meth:`Board.move_text` writes them from the solved position
     (``36`` for a run too; ``/n`` only where bare ``36`` would differ).
+    ``player_moves`` counts the moves of the line that do not go to a
+    foundation, a run moved at once counting one; with ``lines="short"``,
+    ``optimal`` says no shorter line exists (proven) and ``lower_bound`` is
+    the bound the proof reached (no line has fewer player moves).
     """
 
     verdict: Verdict
@@ -106,6 +119,9 @@ class SolveResult:
     move_texts: tuple[str, ...] = ()
     single_move_texts: tuple[str, ...] = ()
     engine: str = "python"
+    player_moves: int | None = None
+    optimal: bool = False
+    lower_bound: int | None = None
 
     def texts(self, single: bool = False) -> list[str]:
         """The line as text (``single``: every card movement explicit, each
@@ -129,6 +145,9 @@ class SolveResult:
             "seconds": round(self.seconds, 6),
             "limit": self.limit,
             "engine": self.engine,
+            "player_moves": self.player_moves,
+            "optimal": self.optimal,
+            "lower_bound": self.lower_bound,
         }
 
 
@@ -401,7 +420,9 @@ def solve(board: Board, *, timeout: float | None = None,
           max_memory_mb: int | None = 4096,
           engine: str | None = None,
           texts: bool = True,
-          check: str = "rules") -> SolveResult:
+          check: str = "rules",
+          lines: str = "fast",
+          short_seconds: float | None = None) -> SolveResult:
     """Decide whether ``board``'s current position can be won.
 
     Works for every game and cell count, on either engine (``native``, the
@@ -417,6 +438,13 @@ def solve(board: Board, *, timeout: float | None = None,
     from the rules, sharing no code with the search, and tested against the
     rules engine — replay the line card by card; it gives no notation.
 
+    ``lines="short"`` then looks for a line of fewer player moves (moves that
+    do not go to a foundation; a run moved at once counts one) with the time
+    left — ``short_seconds``, or what remains of ``timeout``, or 2 s —
+    and says whether it proved the line shortest (``optimal``) and the lower
+    bound it reached. The Python engine has no short search: it answers with
+    its fast line, ``optimal`` false.
+
     :raises ValueError: an unknown engine, a limit that is not finite and
         positive, or a malformed position.
     """
@@ -427,6 +455,12 @@ def solve(board: Board, *, timeout: float | None = None,
         raise ValueError(f"unknown line check {check!r}: choose rules or core")
     if check == "core" and engine != "native":
         raise ValueError("the core's line check needs the native engine")
+    if lines not in LINES:
+        raise ValueError(f"unknown lines {lines!r}: choose fast or short")
+    if short_seconds is not None and not (math.isfinite(short_seconds) and short_seconds >= 0):
+        raise ValueError(f"the short search's time must be finite and positive, "
+                         f"not {short_seconds}")
+    optimal, lower_bound = False, None
     if engine == "native":
         found = native_search(board, Portfolio.for_game(board.game), timeout=timeout,
                               max_states=max_states, max_memory_mb=max_memory_mb)
@@ -438,6 +472,18 @@ def solve(board: Board, *, timeout: float | None = None,
                                                  max_memory_mb),
                                engine=engine)
         card_line = found.line
+        if lines == "short":
+            spent = time.perf_counter() - start
+            short_time = (short_seconds if short_seconds is not None
+                          else timeout - spent if timeout is not None else SHORT_SECONDS)
+            upper = sum(1 for _, _, dst in card_line if dst != -1)
+            if short_time > 0.0005:
+                short = short_search(board, upper, timeout=short_time, max_states=max_states,
+                                     max_memory_mb=max_memory_mb)
+                states += short.states
+                if short.line is not None:
+                    card_line = short.line
+                optimal, lower_bound = short.optimal, short.lower_bound
         make_line = functools.partial(play_line, board, card_line)
     else:
         rules = _rules(board.game)
@@ -475,16 +521,23 @@ def solve(board: Board, *, timeout: float | None = None,
         return SolveResult(Verdict.UNKNOWN, states=states,
                            seconds=time.perf_counter() - start,
                            limit=f"internal check failed: {problem}", engine=engine)
+    count = player_moves(moves)
+    if lower_bound is not None and lower_bound > count:
+        optimal, lower_bound = False, None  # never claim what the line contradicts
+    optimal = optimal and lower_bound == count
     return SolveResult(Verdict.WINNABLE, moves, singles, states,
-                       time.perf_counter() - start, None, move_texts, single_texts, engine)
+                       time.perf_counter() - start, None, move_texts, single_texts, engine,
+                       count, optimal, lower_bound)
 
 
 def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintResult:
     """The first move of a winning line from ``board``'s position, found
-    within ``budget`` seconds; or that the position is lost; or unknown."""
+    within ``budget`` seconds (the short search improving the line for a few
+    hundredths of a second); or that the position is lost; or unknown."""
     if board.is_won():
         return HintResult(Verdict.WINNABLE, None, "the game is already won")
-    result = solve(board, timeout=budget, engine=engine)
+    result = solve(board, timeout=budget, engine=engine, lines="short",
+                   short_seconds=min(HINT_SHORT_SECONDS, budget))
     if result.verdict is Verdict.WINNABLE:
         move = result.moves[0]
         return HintResult(Verdict.WINNABLE, move,
@@ -495,5 +548,5 @@ def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintRe
                       f"no verdict within the budget ({result.limit})")
 
 
-__all__ = ["ENGINES", "NCARDS", "HintResult", "SolveResult", "Verdict", "check_engine",
-           "check_limits", "default_engine", "hint", "solve"]
+__all__ = ["ENGINES", "LINES", "NCARDS", "HintResult", "SolveResult", "Verdict", "check_engine",
+           "check_limits", "default_engine", "hint", "player_moves", "solve"]

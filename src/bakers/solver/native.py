@@ -143,6 +143,45 @@ def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
     return Outcome(status, limit, states, list(line or []), peak)
 
 
+# The short-line search: beam widths, small ones (before the proof) first.
+SHORT_WIDTHS = (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000, 300_000)
+PROVE_SHARE = 0.5  # of the time left when the proof starts
+
+
+@dataclasses.dataclass(frozen=True)
+class ShortOutcome:
+    """What the short-line search found: ``line`` (card terms) when it found
+    one of fewer player moves than it was given, else ``None``; the player
+    moves of the best line known; whether no shorter line exists (proven);
+    the lower bound reached; the positions expanded; the limit that ended it."""
+
+    line: CardLine | None
+    player_moves: int
+    optimal: bool
+    lower_bound: int
+    states: int
+    limit: str | None
+
+
+def short_search(board: Board, upper: int, *, timeout: float | None,
+                 max_states: int | None, max_memory_mb: int | None,
+                 widths: tuple[int, ...] = SHORT_WIDTHS,
+                 prove_share: float = PROVE_SHARE) -> ShortOutcome:
+    """Look for a line of fewer than ``upper`` player moves from ``board``'s
+    position (a known line has ``upper``), while time remains: beam searches
+    of growing width, and an A* search with an admissible bound that proves a
+    line shortest when it runs out of positions."""
+    if _core is None:
+        raise RuntimeError("the native solver core is not available")
+    cols, cells = position_args(board)
+    line, moves, optimal, lower, states, limit = _core.short(
+        cols, cells, *_rules_args(board.game), _weights(WEIGHTS[board.game.build]), upper,
+        list(widths), prove_share, -1 if max_states is None else max_states,
+        -1.0 if timeout is None else timeout, -1 if max_memory_mb is None else max_memory_mb)
+    return ShortOutcome(None if line is None else list(line), moves, bool(optimal), lower,
+                        states, limit)
+
+
 def children(board: Board) -> list[tuple[bytes, int, int, int, int]]:
     """The children the core's search generates from ``board``'s position:
     ``(key, card, count, destination, heuristic)``, keys in the core's
