@@ -322,11 +322,28 @@ def test_winnable_and_easy_deals_are_proven(client: TestClient) -> None:
     assert g["level"] == "easy" and g["cells"] == 4 and g["deal"] is not None
 
 
-def test_easy_deals_come_from_the_stock(client: TestClient) -> None:
+def test_winnable_only_deals_come_from_the_stock(client: TestClient) -> None:
     store = client.app.state.store  # type: ignore[attr-defined]
     store.add_proven_deal("bakers_game", 4, 617)
-    g = new_game(client, level="easy")
+    g = new_game(client, winnable=True)
     assert g["deal"] == 617 and g["message"] is None and g["level"] == "easy"
+
+
+def test_easy_and_expert_deals_come_from_the_rated_deals(client: TestClient) -> None:
+    from bakers.solver.study import rate_deal
+    from bakers.store.study import StudyStore
+    store = client.app.state.store  # type: ignore[attr-defined]
+    ratings = StudyStore(store.engine)
+    easy = rate_deal("bakers_game", 2, budget=10)
+    assert easy.rating == "easy"
+    ratings.save_rating(easy.to_json())
+    g = new_game(client, level="easy")
+    assert g["deal"] == 2 and g["message"] is None and g["level"] == "easy"
+    hardest = next(r for r in (rate_deal("bakers_game", n, budget=10) for n in range(1, 400))
+                   if r.rating == "expert")
+    ratings.save_rating(hardest.to_json())
+    g = new_game(client, level="expert")
+    assert g["deal"] == hardest.deal and g["level"] == "expert" and g["cells"] == 4
 
 
 def test_unproven_winnable_deal_says_so(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -788,12 +805,12 @@ def test_undo_lists_the_movements_backwards(client: TestClient) -> None:
 def test_the_game_object_carries_the_rules_as_data(client: TestClient) -> None:
     dozen = new_game(client, game="bakers_dozen", deal=5)["rules"]
     assert dozen["empty_columns_refill"] is False and dozen["runs_move"] is False
-    assert [lv["name"] for lv in dozen["levels"]] == ["easy", "normal"]
+    assert [lv["name"] for lv in dozen["levels"]] == ["easy", "normal", "expert"]
     assert dozen["places"]["columns"][9:] == ["t", "j", "q", "k"] and dozen["places"]["cells"] == []
     hard = new_game(client, deal=5, level="hard")
     assert hard["rules"]["places"]["cells"] == ["a", "b", "c"]
     assert {lv["name"]: lv["cells"] for lv in hard["rules"]["levels"]} == \
-        {"easy": 4, "normal": 4, "hard": 3}
+        {"easy": 4, "normal": 4, "hard": 3, "expert": 4}
     assert hard["rules"]["idle_limit"] <= 10 and hard["scoring"]["penalty"] == 30
     assert hard["replay"] == {"game": "bakers_game", "deal": 5, "level": "hard", "cells": 3}
 

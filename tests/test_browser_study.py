@@ -212,3 +212,24 @@ def test_take_over_keeps_the_position_reached_and_counts_as_help(table: Table) -
     assert game["study"]["help"]["solution"] is True
     assert game["study"]["helped"] is True
     assert len(game["moves"]) == 3
+
+
+# --- how hard is this deal --------------------------------------------------------------------
+
+def test_expert_deals_only_rated_proven_winnable_deals(table: Table) -> None:
+    from bakers.solver import Verdict
+    from bakers.solver.study import rate_deal
+    # the first Expert deal of a fresh server rates random deals until one is
+    # rated expert (the solver's workers start then too)
+    table.page.set_default_navigation_timeout(60_000)
+    for _ in range(2):
+        table.open("/play/bakers_game?level=expert")
+        game_id = table.page.url.rsplit("/", 1)[1]
+        game = table.page.evaluate(
+            "async (id) => (await fetch(`/api/games/${id}`)).json()", game_id)
+        assert game["level"] == "expert" and game["message"] is None
+        rating = rate_deal("bakers_game", game["deal"], budget=10)
+        assert rating.verdict is Verdict.WINNABLE and rating.rating == "expert"
+        table.page.wait_for_selector("#rating:not([hidden])")
+        assert "Rating: expert" in (table.page.text_content("#rating") or "")
+        assert "Expert" in (table.page.text_content("#subtitle") or "")

@@ -35,8 +35,8 @@ def test_rule_sets() -> None:
     assert (bd.columns, bd.cells, bd.build, bd.empty_column, bd.run_moves) == (
         13, 0, Build.ANY_SUIT, EmptyColumn.NONE, RunMoves.SINGLES)
     assert bd.kings_to_bottom and not fc.kings_to_bottom and not bg.kings_to_bottom
-    assert fc.levels == ("easy", "normal", "hard")
-    assert bd.levels == ("easy", "normal")
+    assert fc.levels == ("easy", "normal", "hard", "expert")
+    assert bd.levels == ("easy", "normal", "expert")
 
 
 def test_deal_shapes() -> None:

@@ -80,7 +80,7 @@ class Game:
     cells: int = 4
     max_cells: int = 8
     kings_to_bottom: bool = False
-    levels: tuple[str, ...] = ("easy", "normal", "hard")
+    levels: tuple[str, ...] = ("easy", "normal", "hard", "expert")
 
     def column_lengths(self) -> tuple[int, ...]:
         """Cards per column when 52 are dealt cyclically left to right."""
@@ -134,7 +134,7 @@ BAKERS_DOZEN = Game(
     name="bakers_dozen", title="Baker's Dozen", columns=13,
     build=Build.ANY_SUIT, empty_column=EmptyColumn.NONE,
     run_moves=RunMoves.SINGLES, cells=0, max_cells=0, kings_to_bottom=True,
-    levels=("easy", "normal"),
+    levels=("easy", "normal", "expert"),
 )
 
 GAMES: dict[str, Game] = {g.name: g for g in (FREECELL, BAKERS_GAME, BAKERS_DOZEN)}

@@ -15,13 +15,15 @@ import enum
 
 class Level(enum.StrEnum):
     """How a game is dealt (SPEC §4): Easy deals only proven-winnable deals
-    with the game's own cells, Normal random deals, Hard random deals with 3
-    cells; ``custom`` (another cell count) and ``daily`` are what a game
-    counts under when it was not dealt by a level."""
+    rated easy, with the game's own cells; Normal random deals; Hard random
+    deals with 3 cells; Expert proven-winnable deals rated hardest (the
+    rating: :mod:`bakers.solver.study`); ``custom`` (another cell count) and
+    ``daily`` are what a game counts under when it was not dealt by a level."""
 
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
+    EXPERT = "expert"
     CUSTOM = "custom"
     DAILY = "daily"
 
@@ -32,7 +34,12 @@ class Level(enum.StrEnum):
     @property
     def winnable(self) -> bool:
         """Whether this level deals only deals the solver proved winnable."""
-        return self is Level.EASY
+        return self in (Level.EASY, Level.EXPERT)
+
+    @property
+    def rating(self) -> str | None:
+        """The rating band this level's deals are drawn from, if any."""
+        return {Level.EASY: "easy", Level.EXPERT: "expert"}.get(self)
 
     @property
     def label(self) -> str:
@@ -67,7 +74,7 @@ class Status(enum.StrEnum):
     ABANDONED = "abandoned"
 
 
-DEAL_LEVELS = (Level.EASY, Level.NORMAL, Level.HARD)
+DEAL_LEVELS = (Level.EASY, Level.NORMAL, Level.HARD, Level.EXPERT)
 """The levels a player deals by."""
 
 __all__ = ["DEAL_LEVELS", "Autoplay", "ClickOrder", "Level", "Status"]

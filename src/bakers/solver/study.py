@@ -252,9 +252,9 @@ BANDS = ("easy", "medium", "hard", "expert")
 # the 40th, 75th and 93rd percentiles of the score over the winnable deals
 # 1-10,000 (docs/rating.md, measured with ``bakers rate``).
 CUTS: dict[str, tuple[float, float, float]] = {
-    "freecell": (4.5, 5.3, 6.2),
-    "bakers_game": (7.0, 7.8, 8.6),
-    "bakers_dozen": (4.0, 4.9, 5.9),
+    "freecell": (5.21, 6.01, 6.85),
+    "bakers_game": (6.46, 7.44, 7.99),
+    "bakers_dozen": (2.93, 3.59, 4.06),
 }
 
 

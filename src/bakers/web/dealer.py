@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import functools
+import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Protocol, TypeVar
 
 from ..board import Board
@@ -18,8 +20,9 @@ from ..games import Game, find_game
 from ..options import Level
 from ..session import Clock, Session, level_cells, level_for
 from ..store import Store
+from ..store.study import StudyStore
 from .models import NewGameBody
-from .solving import SolverPool
+from .solving import SolverBusyError, SolverPool, rate_deal_job
 
 T = TypeVar("T")
 
@@ -32,6 +35,9 @@ class RunsDb(Protocol):
 
 STOCK = 3  # proven winnable deals kept ready per game and cell count
 STOCK_TRIES = 40  # random deals one background refill may try
+RATED_TRIES = 60  # random deals rated at most when a level's band has no stored deal
+RATED_STOCK = 10  # stored deals of a band below which more are rated in the background
+RATING_BUDGET = 2.0
 
 
 class Dealer:
@@ -49,6 +55,73 @@ class Dealer:
         self.deal_deadline = deal_deadline
         self.refills: dict[tuple[str, int], asyncio.Task[None]] = {}
         self.daily_failed: dict[tuple[str, str], float] = {}
+        self._study: StudyStore | None = None
+
+    @property
+    def study(self) -> StudyStore:
+        if self._study is None:
+            self._study = StudyStore(self.store.engine)
+        return self._study
+
+    async def _rate(self, game: Game, deal: int) -> dict[str, object] | None:
+        """Rate a deal in a worker and store the rating (``None``: no answer)."""
+        try:
+            rated = await self.solver.run(rate_deal_job, game.name, game.cells, deal,
+                                          RATING_BUDGET, timeout=RATING_BUDGET * 10 + 10)
+        except (TimeoutError, SolverBusyError, BrokenProcessPool):
+            return None
+        if rated["verdict"] != "unknown":
+            await self.db(functools.partial(self.study.save_rating, rated))
+        return rated
+
+    async def rated_deal(self, game: Game, band: str) -> tuple[int, str | None]:
+        """A deal proven winnable and rated ``band``: one of those rated
+        before (stored), or random deals rated now until one is; when none
+        is found in time, the nearest winnable one found, and why."""
+        stored = await self.db(lambda: self.study.rated_deals(game.name, game.cells, band))
+        if len(stored) < RATED_STOCK:
+            self._rate_more(game)
+        if stored:
+            return secrets.choice(stored), None
+        start = time.monotonic()
+        tries = 0
+        best: tuple[float, int] | None = None  # (distance from the band, deal)
+        while tries < RATED_TRIES and time.monotonic() - start < self.deal_deadline:
+            batch = [random_deal_number() for _ in range(self.solver.workers)]
+            tries += len(batch)
+            for rated in await asyncio.gather(*(self._rate(game, n) for n in batch)):
+                if rated is None or rated["verdict"] != "winnable":
+                    continue
+                if rated["rating"] == band:
+                    return int(str(rated["deal"])), None
+                score = float(str(rated["score"]))
+                far = -score if band == "expert" else score
+                if best is None or far < best[0]:
+                    best = (far, int(str(rated["deal"])))
+        if best is not None:
+            return best[1], (f"No deal rated {band} was found in {tries} tries: this one is "
+                             "proven winnable and the nearest found.")
+        return random_deal_number(), (
+            f"No winnable deal was proven in {tries} tries, so this deal is not proven "
+            "winnable.")
+
+    def _rate_more(self, game: Game) -> None:
+        """Rate a few random deals in the background, one at a time, so the
+        levels' bands fill up."""
+        key = ("rated:" + game.name, game.cells)
+        if key in self.refills:
+            return
+
+        async def run() -> None:
+            try:
+                for _ in range(STOCK_TRIES):
+                    await self._rate(game, random_deal_number())
+            except Exception:  # the app is closing (or the database is away): stop
+                return
+
+        task = asyncio.get_running_loop().create_task(run())
+        self.refills[key] = task
+        task.add_done_callback(lambda _t: self.refills.pop(key, None))
 
     async def winnable_deal(self, game: Game) -> tuple[int, str | None]:
         """A random deal proven winnable, or an unproven one and why.
@@ -149,7 +222,7 @@ class Dealer:
             raise BakersError(f"{game.title} has the levels {', '.join(game.levels)}")
         message: str | None = None
         daily: str | None = None
-        winnable = body.winnable or body.level is Level.EASY
+        winnable = body.winnable or (body.level is not None and body.level.winnable)
         if body.daily:
             if body.cells is not None and body.cells != game.cells:
                 raise BakersError(
@@ -177,6 +250,10 @@ class Dealer:
                 board = Board.from_text(body.position, game=g)
             elif body.deal is not None:
                 board = Board.deal(g, parse_deal_number(body.deal))
+            elif (body.level is not None and body.level.rating is not None
+                  and cells == game.cells):
+                deal, message = await self.rated_deal(g, body.level.rating)
+                board = Board.deal(g, deal)
             elif winnable:
                 deal, message = await self.winnable_deal(g)
                 board = Board.deal(g, deal)

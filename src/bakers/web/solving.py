@@ -33,6 +33,12 @@ def solve_deal(game: str, cells: int, deal: int, timeout: float) -> str:
     return str(result.verdict.value)
 
 
+def rate_deal_job(game: str, cells: int, deal: int, budget: float) -> dict[str, object]:
+    """Worker: the rating of a deal (:func:`bakers.solver.study.rate_deal`)."""
+    from ..solver.study import rate_deal
+    return rate_deal(game, deal, budget, cells=cells).to_json()
+
+
 def hint_position(game: str, cells: int, text: str, budget: float
                   ) -> tuple[str, str | None, str]:
     """Worker: ``(verdict, move or None, message)`` for a position."""

@@ -28,7 +28,7 @@ from ..notation import Move
 from ..session import Session, SessionError
 from ..store.study import StudyStore
 from .middleware import address_of, player_of
-from .solving import SolverBusyError
+from .solving import SolverBusyError, rate_deal_job
 from .state import Table, TableDep
 from .views import FOUNDATION_SUITS, movement_view
 
@@ -116,11 +116,6 @@ def solution_job(game: str, cells: int, text: str, budget: float) -> dict[str, A
                       "position": position_view(board)})
     return {"verdict": line.verdict.value, "steps": steps,
             "player_moves": line.player_moves, "limit": line.limit}
-
-
-def rating_job(game: str, cells: int, deal: int, budget: float) -> dict[str, Any]:
-    from ..solver.study import rate_deal
-    return rate_deal(game, deal, budget, cells=cells).to_json()
 
 
 # --- views ------------------------------------------------------------------------------------
@@ -344,7 +339,7 @@ async def rating_of(table: Table, game: str, cells: int, deal: int) -> dict[str,
         return stored
     try:
         rated: dict[str, Any] = await table.solver.run(
-            rating_job, game, cells, deal, RATING_BUDGET, timeout=RATING_BUDGET * 10 + 10)
+            rate_deal_job, game, cells, deal, RATING_BUDGET, timeout=RATING_BUDGET * 10 + 10)
     except (TimeoutError, BrokenProcessPool):
         raise BakersError("rating this deal took too long: try again") from None
     if rated["verdict"] != "unknown":
