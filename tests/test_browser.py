@@ -7,6 +7,7 @@ notation, buttons. Screenshots land in ``test-artifacts/`` (gitignored).
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 from collections.abc import Iterator
@@ -423,6 +424,227 @@ def test_phone_layout_touch_drag_and_wide_board(browser: Any, live_server: Any) 
             ".map(c => c.getBoundingClientRect().bottom))")
         assert bottom <= 844
         table.shot("bakers-dozen-phone-390x844.png")
+
+
+# --- phone and desktop layouts --------------------------------------------------------------
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+
+# Every tableau card's box, and the page's width, as the player sees them
+# (two frames on, when a bar that changed height has had the table laid out).
+TABLEAU_BOXES = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    frame: [document.querySelector('#frame').scrollWidth,
+            document.querySelector('#frame').clientWidth],
+    columns: [...document.querySelectorAll('#tableau .pile-column')].map(p =>
+        [...p.querySelectorAll('.card')].map(c => {
+            const r = c.getBoundingClientRect();
+            return {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                    width: r.width};
+        })),
+  };
+}"""
+
+
+def long_columns_position(game: str) -> str:
+    """A board text with long columns: FreeCell's first column holds 19
+    cards; Baker's Dozen's columns 1 and 8 (one in each row of a phone)
+    hold 13. No ace is exposed."""
+    deck = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+    n, cols = (8, {0: deck[:19]}) if game == "freecell" else (13, {0: deck[:13], 7: deck[13:26]})
+    rest = deck[sum(map(len, cols.values())):]
+    others = [i for i in range(n) if i not in cols]
+    for j, i in enumerate(others):
+        k = len(rest) // (len(others) - j)
+        cols[i], rest = rest[:k], rest[k:]
+    lines = []
+    for i in range(n):
+        col = cols[i]
+        lines.append(" ".join([col[-1], *col[:-1]] if col[-1][0] == "A" else col))
+    return "\n".join(lines) + "\n"
+
+
+def open_position(table: Table, game: str, text: str) -> None:
+    game_id = table.page.evaluate("""async ([game, position]) => {
+        const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type':
+            'application/json'}, body: JSON.stringify({game, position, practice: true})});
+        return (await r.json()).id; }""", [game, text])
+    table.open(f"/game/{game_id}")
+
+
+def assert_fits_phone(boxes: dict[str, Any], min_width: float) -> list[dict[str, float]]:
+    """Nothing scrolls sideways, every card of every column is inside the
+    390×844 viewport, at least ``min_width`` wide, and each covered card
+    shows a strip tall enough to read its corner."""
+    assert boxes["scrollWidth"] <= 390
+    assert boxes["frame"][0] <= boxes["frame"][1]
+    cards = [c for col in boxes["columns"] for c in col]
+    assert cards
+    for c in cards:
+        assert c["left"] >= 0 and c["right"] <= 390, c
+        assert c["top"] >= 0 and c["bottom"] <= 844, c
+        assert c["width"] >= min_width, c
+    for col in boxes["columns"]:
+        for upper, lower in itertools.pairwise(col):
+            assert lower["top"] - upper["top"] >= 14, (upper, lower)
+    return cards
+
+
+def test_phone_layout_uses_the_height_it_has(browser: Any, live_server: Any) -> None:
+    """At 390×844: Baker's Dozen's 13 columns in readable cards that fill
+    the width and much of the height; FreeCell and Baker's Game fill the
+    width; long columns of every game still fit the screen."""
+    with open_table(browser, live_server, **PHONE) as table:
+        page = table.page
+        table.open("/play/bakers_dozen/5")
+        boxes = page.evaluate(TABLEAU_BOXES)
+        cards = assert_fits_phone(boxes, min_width=44)
+        assert len(cards) == 52
+        # the cards reach down most of the screen: 13 columns in one thin
+        # row of 26 px cards ended at 306 px of 844
+        assert max(c["bottom"] for c in cards) >= 0.65 * 844
+        assert min(c["left"] for c in cards) <= 20
+        assert max(c["right"] for c in cards) >= 370
+        table.shot("phone-390x844-bakers-dozen.png")
+        # arrows go row by row: foundations, columns 1-7, columns 8-k
+        table.keys("ArrowDown")
+        assert page.evaluate("document.activeElement.dataset.place") == "1"
+        table.keys("ArrowDown")
+        assert page.evaluate("document.activeElement.dataset.place") == "8"
+        table.keys("ArrowUp")
+        assert page.evaluate("document.activeElement.dataset.place") == "1"
+        # a drop near the top of a second-row column lands there, not on the
+        # first-row column whose landing zone reaches down over it
+        assert table.columns()[6][-1] == "6C" and table.columns()[11][-1] == "7C"
+        src = table.card("6C").bounding_box()
+        dst = page.locator("#tableau .pile[data-place='q']").bounding_box()
+        assert src and dst
+        x1, y1 = dst["x"] + 6, dst["y"] + 4
+        above = page.evaluate(
+            "([x, y]) => [...document.querySelectorAll('#tableau .pile-column')].some(p => {"
+            " const r = p.getBoundingClientRect(); const cs = p.querySelectorAll('.card');"
+            " const b = cs[cs.length - 1].getBoundingClientRect().bottom;"
+            " return p.dataset.place !== 'q' && x >= r.left && x <= r.right && y > b"
+            " && y <= b + 40; })", [x1, y1])
+        assert above, "the drop point is not inside another column's landing zone"
+        page.mouse.move(src["x"] + src["width"] / 2, src["y"] + 8)
+        page.mouse.down()
+        page.mouse.move(src["x"] + src["width"] / 2 + 10, src["y"] + 18, steps=2)
+        page.mouse.move(x1, y1, steps=10)
+        page.mouse.up()
+        sync_api.expect(page.locator("#s-moves")).to_have_text("1")
+        assert table.place_of("6C") == "q"
+        open_position(table, "bakers_dozen", long_columns_position("bakers_dozen"))
+        lengths = [len(c) for c in table.columns()]
+        assert (lengths[0], lengths[7]) == (13, 13)
+        assert_fits_phone(page.evaluate(TABLEAU_BOXES), min_width=44)
+        table.shot("phone-390x844-bakers-dozen-long-columns.png")
+
+        for game, deal in (("freecell", 11982), ("bakers_game", 617)):
+            table.open(f"/play/{game}/{deal}")
+            cards = assert_fits_phone(page.evaluate(TABLEAU_BOXES), min_width=42)
+            # eight columns fill the width
+            assert min(c["left"] for c in cards) <= 8
+            assert max(c["right"] for c in cards) >= 382
+            table.shot(f"phone-390x844-{game.replace('_', '-')}.png")
+        open_position(table, "freecell", long_columns_position("freecell"))
+        assert len(table.columns()[0]) == 19
+        assert_fits_phone(page.evaluate(TABLEAU_BOXES), min_width=42)
+        table.shot("phone-390x844-freecell-long-column.png")
+
+
+def test_desktop_layout_keeps_one_row_of_big_cards(browser: Any, live_server: Any) -> None:
+    """At 1366×768 every game keeps its columns in one row of big cards,
+    all on screen."""
+    with open_table(browser, live_server, viewport={"width": 1366, "height": 768}) as table:
+        page = table.page
+        for game, deal, width in (("bakers_game", 617, 95), ("freecell", 11982, 95),
+                                  ("bakers_dozen", 5, 90)):
+            table.open(f"/play/{game}/{deal}")
+            boxes = page.evaluate(TABLEAU_BOXES)
+            assert boxes["scrollWidth"] <= 1366
+            tops = {round(col[0]["top"]) for col in boxes["columns"]}
+            assert len(tops) == 1, f"{game}: columns in more than one row"
+            cards = [c for col in boxes["columns"] for c in col]
+            assert all(c["width"] >= width for c in cards), game
+            assert all(c["right"] <= 1366 and c["bottom"] <= 768 for c in cards), game
+            table.shot(f"desktop-1366x768-{game.replace('_', '-')}.png")
+
+
+# --- icons ----------------------------------------------------------------------------------
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_favicon_touch_icon_and_manifest(table: Table) -> None:
+    """Every page links an SVG favicon, a 32 px PNG one, a 180×180 touch
+    icon and a web app manifest whose icons resolve at their stated sizes."""
+    page = table.page
+    links = "sel => { const l = document.querySelector(sel); return l && l.href; }"
+    for path in ("/", "/rules/freecell"):
+        page.goto(table.base + path)
+        for sel in ("link[rel='icon'][type='image/svg+xml']", "link[rel='icon'][sizes='32x32']",
+                    "link[rel='apple-touch-icon']", "link[rel='manifest']"):
+            assert page.evaluate(links, sel), f"{path}: no {sel}"
+    table.open("/play/bakers_game/617")
+    touch = page.request.get(page.evaluate(links, "link[rel='apple-touch-icon']"))
+    assert touch.status == 200 and touch.headers["content-type"] == "image/png"
+    assert png_size(touch.body()) == (180, 180)
+    small = page.request.get(page.evaluate(links, "link[rel='icon'][sizes='32x32']"))
+    assert small.status == 200 and png_size(small.body()) == (32, 32)
+    svg = page.request.get(page.evaluate(links, "link[rel='icon'][type='image/svg+xml']"))
+    assert svg.status == 200 and svg.headers["content-type"].startswith("image/svg+xml")
+    manifest = page.request.get(page.evaluate(links, "link[rel='manifest']"))
+    assert manifest.status == 200
+    data = manifest.json()
+    assert data["short_name"] == "bakers" and data["start_url"] == "/"
+    pngs = [i for i in data["icons"] if i["type"] == "image/png"]
+    assert {i["sizes"] for i in pngs} >= {"192x192", "512x512"}
+    for icon in data["icons"]:
+        answer = page.request.get(table.base + icon["src"])
+        assert answer.status == 200, icon
+        if icon["type"] == "image/png":
+            w, h = png_size(answer.body())
+            assert icon["sizes"] == f"{w}x{h}"
+
+
+def test_icon_pngs_match_their_svg(browser: Any) -> None:
+    """The committed PNGs are what ``bakers.web.icons`` renders from the SVGs
+    now (run ``python src/bakers/web/icons.py`` after editing one)."""
+    import base64
+
+    from bakers.web import icons
+
+    page = browser.new_page()
+    try:
+        for source, target, size in icons.RENDERS:
+            fresh = icons.render_png(browser, (icons.ICONS_DIR / source).read_text(), size)
+            kept = (icons.ICONS_DIR / target).read_bytes()
+            assert png_size(kept) == (size, size), target
+            diff = page.evaluate("""async ([a, b, size]) => {
+                const pixels = async (src) => {
+                    const img = new Image();
+                    img.src = src;
+                    await img.decode();
+                    const c = new OffscreenCanvas(size, size);
+                    const g = c.getContext('2d');
+                    g.drawImage(img, 0, 0);
+                    return g.getImageData(0, 0, size, size).data;
+                };
+                const [p, q] = [await pixels(a), await pixels(b)];
+                let sum = 0;
+                for (let i = 0; i < p.length; i++) sum += Math.abs(p[i] - q[i]);
+                return sum / p.length; }""", [
+                "data:image/png;base64," + base64.b64encode(fresh).decode(),
+                "data:image/png;base64," + base64.b64encode(kept).decode(), size])
+            assert diff < 2.0, f"{target} differs from {source} by {diff:.2f} per channel"
+    finally:
+        page.close()
 
 
 def test_home_page_deals_continues_and_counts(table: Table) -> None:

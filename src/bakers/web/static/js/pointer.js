@@ -6,8 +6,11 @@ const DRAG_START = 6; // pixels before a press becomes a drag
 const DOUBLE_TAP = 450; // ms
 
 /** The pile whose landing zone holds (x, y): a column reaches down below
- * its last card. */
+ * its last card, unless another pile (a second row of columns) is there. */
 function pileAt(piles, x, y) {
+  const inside = (r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+  const hit = piles.find((pile) => inside(pile.getBoundingClientRect()));
+  if (hit) return hit;
   for (const pile of piles) {
     const r = pile.getBoundingClientRect();
     let { left, right, top, bottom } = r;
@@ -16,7 +19,7 @@ function pileAt(piles, x, y) {
       const last = cards.length ? cards[cards.length - 1].getBoundingClientRect() : r;
       bottom = Math.max(bottom, last.bottom) + 40;
     }
-    if (x >= left && x <= right && y >= top && y <= bottom) return pile;
+    if (inside({ left, right, top, bottom })) return pile;
   }
   return null;
 }

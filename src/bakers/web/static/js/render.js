@@ -113,7 +113,8 @@ export function focusPile(i) {
   list[state.focus].focus();
 }
 
-/** Arrow keys: along the row, or to the nearest pile of the other row. */
+/** Arrow keys: along the row, or to the nearest pile of the row drawn above
+ * or below (the columns may take two rows). */
 export function moveFocus(dir) {
   const list = piles();
   const cur = list[state.focus];
@@ -124,8 +125,17 @@ export function moveFocus(dir) {
   if (dir === "left" || dir === "right") {
     return focusPile(list.indexOf(row[(row.indexOf(cur) + (dir === "left" ? -1 : 1) + row.length) % row.length]));
   }
-  const other = row === cols ? top : cols;
-  if (!other.length) return undefined;
+  const lines = [];
+  for (const p of list) {
+    const y = p.getBoundingClientRect().top;
+    const line = lines.find((l) => Math.abs(l.y - y) < 2);
+    if (line) line.piles.push(p);
+    else lines.push({ y, piles: [p] });
+  }
+  lines.sort((a, b) => a.y - b.y);
+  const at = lines.findIndex((l) => l.piles.includes(cur));
+  const other = lines[(at + (dir === "up" ? -1 : 1) + lines.length) % lines.length].piles;
+  if (!other.length || other.includes(cur)) return undefined;
   const centre = (p) => p.getBoundingClientRect().left + p.getBoundingClientRect().width / 2;
   const best = other.reduce((a, b) => (Math.abs(centre(b) - centre(cur)) < Math.abs(centre(a) - centre(cur)) ? b : a));
   return focusPile(list.indexOf(best));
@@ -195,39 +205,57 @@ function fillCards(g) {
 }
 
 /** Cards sized so the top row and the columns fit the window: narrower
- * cards when there are many columns (all of Baker's Dozen's thirteen fit a
- * phone's width), shorter overlaps when columns grow long. */
+ * cards when there are many columns, shorter overlaps when columns grow
+ * long. Many columns on a narrow screen (Baker's Dozen's thirteen on a
+ * phone) go in two rows when that gives bigger cards; fanned cards use the
+ * height there is. */
 export function layout() {
   const g = state.game;
   if (!g) return;
   const ncols = g.rules.places.columns.length;
-  const slots = Math.max(ncols, g.rules.places.cells.length + 4);
+  const ncells = g.rules.places.cells.length;
   const frameW = el.frame.clientWidth;
   const frameTop = Math.max(0, el.frame.getBoundingClientRect().top + window.scrollY);
   const availH = Math.max(300, window.innerHeight - frameTop - 8);
-  const gap = Math.max(3, Math.min(14, Math.round((frameW / slots) * 0.1)));
   const longest = Math.max(12, ...g.columns.map((c) => c.length));
   const stripOf = (w) => Math.round(Math.max(11, Math.round(w * 0.21)) * 1.12 + w * 0.05 + 2);
-  const need = (w) => 2.8 * w + 2 * gap + 34 + (longest - 1) * stripOf(w);
-  let cw = Math.floor(Math.min((frameW - (slots + 1) * gap) / slots, 124));
-  while (cw > 40 && need(cw) > availH) cw -= 1;
-  cw = Math.max(cw, Math.min(40, Math.floor((frameW - (slots + 1) * gap) / slots)));
+  const fit = (rows) => {
+    const perRow = Math.ceil(ncols / rows);
+    const slots = Math.max(perRow, ncells + 4);
+    const gap = Math.max(3, Math.min(14, Math.round((frameW / slots) * 0.1)));
+    const rowGap = gap + 14; // room for the next row's place letters
+    const need = (w) => 1.4 * w * (rows + 1) + 2 * gap + 34 + (rows - 1) * rowGap + rows * (longest - 1) * stripOf(w);
+    const wide = Math.floor((frameW - (slots + 1) * gap) / slots);
+    let cw = Math.min(wide, 124);
+    while (cw > 40 && need(cw) > availH) cw -= 1;
+    return { rows, perRow, slots, gap, rowGap, cw: Math.max(cw, Math.min(40, wide)) };
+  };
+  let best = fit(1);
+  if (ncols > 8) {
+    const two = fit(2);
+    if (two.cw > best.cw) best = two;
+  }
+  const { rows, perRow, slots, gap, rowGap, cw } = best;
   const ch = Math.round(cw * 1.4);
   const strip = stripOf(cw);
-  const fan = Math.max(strip, Math.round(cw * (cw < 62 ? 0.56 : 0.3)));
+  const fan = Math.max(strip, Math.round(cw < 62 ? ch * 0.42 : cw * 0.3));
   const st = el.board.style;
   st.setProperty("--cw", `${cw}px`);
   st.setProperty("--ch", `${ch}px`);
   st.setProperty("--gap", `${gap}px`);
   st.setProperty("--rf", `${Math.max(11, Math.round(cw * 0.21))}px`);
+  st.setProperty("--per-row", String(perRow));
   el.board.classList.toggle("small-cards", cw < 62);
   el.board.classList.toggle("tiny-cards", cw < 34);
+  el.board.classList.toggle("two-rows", rows === 2);
   const boardW = Math.ceil(slots * cw + (slots + 1) * gap);
   st.minWidth = `${boardW}px`;
   st.width = frameW >= boardW ? "100%" : `${boardW}px`;
-  const colRoom = Math.max(ch, availH - (ch + gap * 3 + 14));
-  let tallest = ch;
-  $$(".pile-column", el.tableau).forEach((pile) => {
+  // the room under the top row, measured now that the sizes are set
+  const above = el.tableau.getBoundingClientRect().top + window.scrollY - frameTop;
+  const colRoom = Math.max(ch, (availH - above - (rows - 1) * rowGap) / rows);
+  const tallest = new Array(rows).fill(ch);
+  $$(".pile-column", el.tableau).forEach((pile, ci) => {
     const cards = $$(".card", pile);
     const n = cards.length;
     const off = n > 1 ? Math.max(strip, Math.min(fan, (colRoom - ch) / (n - 1))) : fan;
@@ -236,12 +264,14 @@ export function layout() {
     });
     const h = ch + Math.max(0, n - 1) * off;
     pile.style.height = `${Math.ceil(h)}px`;
-    tallest = Math.max(tallest, h);
+    const row = Math.floor(ci / perRow);
+    tallest[row] = Math.max(tallest[row], h);
   });
   $$(".pile-cell .card, .pile-foundation .card", el.board).forEach((c) => {
     c.style.top = "0px";
   });
-  el.tableau.style.minHeight = `${Math.ceil(tallest + gap)}px`;
+  const height = tallest.reduce((a, b) => a + b, 0) + (rows - 1) * rowGap;
+  el.tableau.style.minHeight = `${Math.ceil(height + gap)}px`;
 }
 
 export function markSelection() {
@@ -313,7 +343,15 @@ export function render() {
   });
   buildPiles(g);
   fillCards(g);
-  layout();
   markSelection();
   updateChrome();
+  layout(); // last: the chrome's texts set how much height is left
+}
+
+/* The bars above the table can change height after a render (a status or
+ * a rating that wraps, the blocked banner): lay the table out again. */
+const chrome = new ResizeObserver(() => layout());
+for (const bar of [".topbar", ".infobar", "#blocked"]) {
+  const node = $(bar);
+  if (node) chrome.observe(node);
 }
