@@ -233,3 +233,23 @@ def test_expert_deals_only_rated_proven_winnable_deals(table: Table) -> None:
         table.page.wait_for_selector("#rating:not([hidden])")
         assert "Rating: expert" in (table.page.text_content("#rating") or "")
         assert "Expert" in (table.page.text_content("#subtitle") or "")
+
+
+# --- statistics over time ---------------------------------------------------------------------
+
+def test_home_draws_results_over_time(table: Table) -> None:
+    for deal in (617, 618):
+        table.open(f"/play/bakers_game/{deal}")
+        table.keys("3", "b")
+        table.wait_moves(1)
+        game_id = table.page.url.rsplit("/", 1)[1]
+        table.page.evaluate(
+            """async (id) => { await fetch(`/api/games/${id}/abandon`, {method: "POST",
+                 headers: {"Content-Type": "application/json"}, body: "{}"}); }""", game_id)
+    table.page.goto(table.base + "/")
+    table.page.wait_for_selector("#history:not([hidden]) svg.history-chart")
+    dots = table.page.locator("#history .history-dot.lost").count()
+    assert dots >= 2
+    caption = table.page.text_content("#history figcaption") or ""
+    assert "without help" in caption
+    assert axe_violations(table.page) == []

@@ -29,9 +29,10 @@ import { api, fmtTime } from "./api.js";
     const hard = $("#level-hard input");
     hard.disabled = dozen;
     if (dozen && hard.checked) form.elements.level.value = "normal";
+    const notes = { easy: "winnable deals rated easy", normal: "random deals", expert: "winnable deals rated hardest" };
     document.querySelectorAll("[data-cells-note]").forEach((el) => {
-      const easy = el.closest("label").querySelector("input").value === "easy";
-      el.textContent = dozen ? (easy ? "winnable deals" : "random deals") : easy ? "4 cells · winnable deals" : "4 cells · random deals";
+      const note = notes[el.closest("label").querySelector("input").value];
+      el.textContent = dozen ? note : `4 cells · ${note}`;
     });
     try {
       localStorage.setItem(LEVEL_KEY, JSON.stringify(choice()));
