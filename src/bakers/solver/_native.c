@@ -2229,8 +2229,11 @@ static PyObject *py_short(PyObject *self, PyObject *args)
                 /* the proof, on its share of the time left */
                 proved = 1;
                 double saved = b.deadline;
+                /* a wide gap between the best line and the bound is rarely
+                 * closed: the beams get most of the time then */
+                double share = ub - lower <= 12 ? prove_share : prove_share * 0.2;
                 if (deadline > 0)
-                    b.deadline = now_s() + (deadline - now_s()) * prove_share;
+                    b.deadline = now_s() + (deadline - now_s()) * share;
                 int found = 0, low = lower;
                 uint32_t at = 0;
                 int st = short_astar(&r, &w, &b, root, &ub, &low, &work, &at, &found, kids);

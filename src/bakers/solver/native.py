@@ -146,6 +146,10 @@ def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
 # The short-line search: beam widths, small ones (before the proof) first.
 SHORT_WIDTHS = (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000, 300_000)
 PROVE_SHARE = 0.5  # of the time left when the proof starts
+# The beams' ranking of positions with the same player moves made (FreeCell's
+# chosen on deals 1-20 among fourteen candidates: cards home do not count).
+SHORT_WEIGHTS = {**WEIGHTS, Build.ALTERNATE_COLOUR: Weights(blocked=3, cell=2, home=0, empty=1,
+                                                             unbuilt=2)}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -166,7 +170,8 @@ class ShortOutcome:
 def short_search(board: Board, upper: int, *, timeout: float | None,
                  max_states: int | None, max_memory_mb: int | None,
                  widths: tuple[int, ...] = SHORT_WIDTHS,
-                 prove_share: float = PROVE_SHARE) -> ShortOutcome:
+                 prove_share: float = PROVE_SHARE,
+                 weights: Weights | None = None) -> ShortOutcome:
     """Look for a line of fewer than ``upper`` player moves from ``board``'s
     position (a known line has ``upper``), while time remains: beam searches
     of growing width, and an A* search with an admissible bound that proves a
@@ -175,7 +180,8 @@ def short_search(board: Board, upper: int, *, timeout: float | None,
         raise RuntimeError("the native solver core is not available")
     cols, cells = position_args(board)
     line, moves, optimal, lower, states, limit = _core.short(
-        cols, cells, *_rules_args(board.game), _weights(WEIGHTS[board.game.build]), upper,
+        cols, cells, *_rules_args(board.game),
+        _weights(weights or SHORT_WEIGHTS[board.game.build]), upper,
         list(widths), prove_share, -1 if max_states is None else max_states,
         -1.0 if timeout is None else timeout, -1 if max_memory_mb is None else max_memory_mb)
     return ShortOutcome(None if line is None else list(line), moves, bool(optimal), lower,
