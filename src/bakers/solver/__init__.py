@@ -24,6 +24,16 @@ Verdicts
   stages) or ``memory limit 4,096 MB`` (estimated from the positions held, and
   the process's peak resident memory growing past the limit).
 
+Engines
+-------
+Two engines run the same searches under the same pruning rules: ``native``
+(``_native.c``, the default wherever it was built; see ``native.py``) and
+``python`` (``engine.py``, the reference). The native core keeps a position
+as 52 bytes, one per card — the card beneath it, or column bottom, cell or
+home — which is its canonical key as it stands; the Python engine's key is
+described next. ``solve(..., lines="short")`` adds the native search for the
+fewest player moves (``api.py``).
+
 The search
 ----------
 A position is one ``bytes`` key: sorted columns of card indices, then the
@@ -94,12 +104,16 @@ search that ends without it proves the position lost.
    after which the positions are the same. That line is one move shorter: a
    contradiction. So no shortest line contains such a move.
 
+Each argument above deletes moves from a line and never adds one, so every
+rule also keeps a line of fewest *player moves* (moves that do not go to a
+foundation): the short-line search prunes by the same rules.
+
 What is *not* done: forcing "reversible" moves (a card from a cell back onto a
 column, say) through a closure step looks free but is unsound — it cuts off
 positions that need the reverse move first — and Horne's looser FreeCell
 autoplay rule is not used.
 
-Costs and lengths (pure Python, one core, CPU time)
+Costs and lengths of the Python engine (one core, CPU time)
 ---------------------------------------------------
 * Baker's Game, 4 cells, deals 1-1000: all 1000 verdicts agree with the proven
   table (766 winnable, 234 impossible); 16 s in all (``fc-solve -l cn -g
