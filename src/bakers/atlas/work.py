@@ -105,15 +105,20 @@ class Attempt:
 def solve_one(game: str, cells: int, deal: int, limits: Limits,
               engine: str | None = None) -> Attempt:
     """One solver call on a dealt board (no move texts: the atlas keeps the
-    verdict and the costs; a winning line is still replayed by the solver
+    verdict and the costs; a winning line is still replayed card by card
     before it is believed)."""
-    from ..solver import solve
+    from ..solver import check_engine, solve
 
     board = Board.deal(game, deal, cells=cells)
     start, cpu_start = time.perf_counter(), time.process_time()
     try:
+        chosen = check_engine(engine if engine is not None else limits.engine)
+        # a winning line is checked as in surveys: by the core's line checker
+        # with the native engine, by the rules engine with the Python one
+        check = limits.check or ("core" if chosen == "native" else "rules")
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
-                       max_memory_mb=limits.max_memory_mb, engine=engine, texts=False)
+                       max_memory_mb=limits.max_memory_mb, engine=chosen, texts=False,
+                       check=check)
     except Exception as exc:  # a solver bug or a bad engine name: name the deal
         raise AtlasError(f"{game} deal {deal} with {cells} cells: the solver failed: "
                          f"{type(exc).__name__}: {exc}") from None
