@@ -97,7 +97,23 @@ def _rules_args(game: Game) -> tuple[int, int, int, int]:
             int(game.run_moves is RunMoves.SUPERMOVE))
 
 
+_last_checked: tuple[object, tuple[list[bytes], bytes]] | None = None
+
+
 def position_args(board: Board) -> tuple[list[bytes], bytes]:
+    """:func:`checked_position_args`, remembered for the last position seen
+    (a position never changes: a move makes a new one), since one solve hands
+    the same position to the core several times."""
+    global _last_checked
+    last = _last_checked
+    if last is not None and last[0] is board.position:
+        return last[1]
+    args = checked_position_args(board)
+    _last_checked = (board.position, args)
+    return args
+
+
+def checked_position_args(board: Board) -> tuple[list[bytes], bytes]:
     """The board's columns and cells as card-index bytes, after checking the
     position whole: 52 distinct cards, each in play or home, and the
     foundations built from the ace. Raises ``ValueError`` otherwise, so that
@@ -219,10 +235,7 @@ _MOVES: dict[tuple[int, int, int], Move] = {}
 
 
 def _move(src: int, dst: int, count: int) -> Move:
-    key = (src, dst, count)
-    move = _MOVES.get(key)
-    if move is None:
-        move = _MOVES[key] = Move(_place(src), _place(dst), count)
+    move = _MOVES[(src, dst, count)] = Move(_place(src), _place(dst), count)
     return move
 
 
@@ -255,7 +268,8 @@ def check_line(board: Board, singles: Placed) -> bool:
 
 
 def as_moves(placed: Placed) -> tuple[Move, ...]:
-    return tuple(_move(*m) for m in placed)
+    cache = _MOVES
+    return tuple([cache[m] if m in cache else _move(*m) for m in placed])
 
 
 def play_line(board: Board, line: CardLine) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
