@@ -736,6 +736,15 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
     return g.n;
 }
 
+/* A new record's link to its parent and the move that made it. */
+static inline void rec_link(Rec *cr, uint32_t parent, const Child *ch)
+{
+    cr->parent = parent;
+    cr->card = ch->card;
+    cr->count = ch->count;
+    cr->dest = ch->dest;
+}
+
 /* Upper bound of children of one position. */
 #define MAXCHILD 1024
 
@@ -878,11 +887,7 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
                 b->limit = LIM_MEMORY;
                 return ST_LIMIT;
             }
-            Rec *cr = rec_at(s, ci);
-            cr->parent = idx;
-            cr->card = ch->card;
-            cr->count = ch->count;
-            cr->dest = ch->dest;
+            rec_link(rec_at(s, ci), idx, ch);
             if (ch->win) {
                 bf->win = ci;
                 bf->cur = cur;
@@ -955,11 +960,44 @@ static void select_best(Scored *v, size_t n, size_t k)
     }
 }
 
-/* Beam search: each round expands the ``width`` best new positions of the
- * last. Incomplete: it only ever finds wins. Returns ST_WIN (the store holds
- * the line and *win its end), ST_EXHAUSTED (the beam died) or ST_LIMIT. */
-static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int width,
-                Store *s, uint32_t *win, Child *kids)
+/* ------------------------------------------------------------------------- */
+/* short lines: fewest player moves (a move that does not go to a foundation,
+ * a run moved at once counting one; foundation moves are free)              */
+
+/* What a move costs: COST_EVERY, one each (the plain beam's layers);
+ * COST_PLAYER, nothing for a move to a foundation. */
+enum { COST_EVERY = 0, COST_PLAYER = 1 };
+
+static inline int move_cost(int mode, const Child *ch)
+{
+    return mode == COST_PLAYER && ch->dest == D_FOUNDATION ? 0 : 1;
+}
+
+/* Append to a growing array of scored positions. */
+static int scored_push(Budget *b, Scored **arr, size_t *n, size_t *cap, Scored x)
+{
+    if (*n == *cap) {
+        Scored *grown = budget_realloc(b, *arr, *cap * sizeof(Scored), 2 * *cap * sizeof(Scored));
+        if (!grown)
+            return -1;
+        *arr = grown;
+        *cap *= 2;
+    }
+    (*arr)[(*n)++] = x;
+    return 0;
+}
+
+#define MAX_G 250 /* a record keeps its player moves in one byte */
+
+/* Beam search: layer g holds positions reached at cost g (free moves stay in
+ * their layer), and the ``width`` best of each by the heuristic go on.
+ * Incomplete: a dead beam proves nothing. With COST_EVERY it finds wins in
+ * spaces far too big to exhaust, as Baker's Dozen's are; with COST_PLAYER
+ * it looks only for lines of fewer than *ub player moves (a position whose
+ * moves so far plus its lower bound reach *ub is dropped). ST_WIN: a line of
+ * *ub (now smaller) moves ends at *win. */
+static int layered_beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
+                        int width, int *ub, int mode, Store *s, uint32_t *win, Child *kids)
 {
     if (store_init(s, b) < 0)
         return ST_LIMIT;
@@ -967,28 +1005,26 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
     if (ri == FULL)
         return ST_LIMIT;
     rec_at(s, ri)->parent = UINT32_MAX;
-    size_t cap = (size_t)width * 64 + 64;
-    size_t layer_bytes = cap * sizeof(Scored);
-    Scored *layer = budget_alloc(b, layer_bytes);
-    Scored *next = budget_alloc(b, layer_bytes);
+    size_t cap = (size_t)width * 64 + 64, ncap = cap;
+    Scored *layer = budget_alloc(b, cap * sizeof(Scored));
+    Scored *next = budget_alloc(b, ncap * sizeof(Scored));
     int status = ST_EXHAUSTED;
     if (!layer || !next) {
         status = ST_LIMIT;
         goto done;
     }
-    size_t nl = 1, nn;
+    size_t nl = 1, nn = 0;
     layer[0].h = key_h(r, w, root);
     layer[0].tie = 0;
     layer[0].idx = ri;
     Pos pos;
-    while (nl) {
+    for (int g = 0; nl && g < *ub; g++) {
         nn = 0;
-        for (size_t t = 0; t < nl; t++) {
+        for (size_t t = 0; t < nl; t++) { /* the layer grows with free moves */
             if (!(b->states & 255) && budget_check(b)) {
                 status = ST_LIMIT;
                 goto done;
             }
-            b->states++;
             uint32_t idx = layer[t].idx;
             uint8_t key[NCARDS];
             memcpy(key, rec_at(s, idx)->key, NCARDS);
@@ -997,11 +1033,17 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
                 status = ST_ERROR;
                 goto done;
             }
+            if (g + pos.lb >= *ub)
+                continue;
+            b->states++;
             int n = generate(r, w, key, phash, &pos, layer[t].h, kids);
             for (int q = 0; q < n; q++)
                 __builtin_prefetch(&s->slots[kids[q].hash & s->mask]);
             for (int q = 0; q < n; q++) {
                 Child *ch = &kids[q];
+                int gc = g + move_cost(mode, ch);
+                if (gc >= *ub)
+                    continue;
                 uint32_t ci = store_add(s, ch->key, ch->hash);
                 if (ci == SEEN)
                     continue;
@@ -1010,50 +1052,153 @@ static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root
                     status = ST_LIMIT;
                     goto done;
                 }
-                Rec *cr = rec_at(s, ci);
-                cr->parent = idx;
-                cr->card = ch->card;
-                cr->count = ch->count;
-                cr->dest = ch->dest;
+                rec_link(rec_at(s, ci), idx, ch);
                 if (ch->win) {
+                    *ub = gc;
                     *win = ci;
                     status = ST_WIN;
                     goto done;
                 }
-                if (nn == cap) {
-                    size_t ncap = cap * 2;
-                    Scored *nx = budget_realloc(b, next, cap * sizeof(Scored), ncap * sizeof(Scored));
-                    if (!nx) {
-                        status = ST_LIMIT;
-                        goto done;
-                    }
-                    next = nx;
-                    Scored *ly = budget_realloc(b, layer, cap * sizeof(Scored), ncap * sizeof(Scored));
-                    if (!ly) {
-                        status = ST_LIMIT;
-                        goto done;
-                    }
-                    layer = ly;
-                    cap = ncap;
+                Scored sc = {ch->h, ch->hash, ci};
+                if (gc == g ? scored_push(b, &layer, &nl, &cap, sc)
+                            : scored_push(b, &next, &nn, &ncap, sc)) {
+                    status = ST_LIMIT;
+                    goto done;
                 }
-                next[nn].h = ch->h;
-                next[nn].tie = ch->hash;
-                next[nn].idx = ci;
-                nn++;
             }
         }
         if (nn > (size_t)width) {
             select_best(next, nn, (size_t)width);
             nn = (size_t)width;
         }
+        /* the next layer becomes the current one */
         Scored *tmp = layer;
+        size_t tcap = cap;
         layer = next;
+        cap = ncap;
         next = tmp;
+        ncap = tcap;
         nl = nn;
     }
 done:
     budget_free(b, layer, cap * sizeof(Scored));
-    budget_free(b, next, cap * sizeof(Scored));
+    budget_free(b, next, ncap * sizeof(Scored));
+    return status;
+}
+
+/* The plain beam of the portfolio: every move costs one, no bound. */
+static int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int width,
+                Store *s, uint32_t *win, Child *kids)
+{
+    int unbounded = INT32_MAX;
+    return layered_beam(r, w, b, root, width, &unbounded, COST_EVERY, s, win, kids);
+}
+
+/* A* on player moves with the admissible bound of decode (built segments
+ * holding a blocked card: each needs a player move of its own), looking only
+ * for lines shorter than *ub. ST_EXHAUSTED: no line shorter than the final
+ * *ub exists (a line of *ub moves ends at *win if this search found it).
+ * ST_LIMIT: *lower holds the bound reached: no line is shorter. */
+static int short_astar(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int *ub,
+                       int *lower, Store *s, uint32_t *win, int *found, Child *kids)
+{
+    *found = 0;
+    if (store_init(s, b) < 0)
+        return ST_LIMIT;
+    uint32_t ri = store_add(s, root, hash_key(root));
+    if (ri == FULL)
+        return ST_LIMIT;
+    Rec *rr = rec_at(s, ri);
+    rr->parent = UINT32_MAX;
+    rr->pad = 0;
+    Pos pos;
+    if (decode(r, w, root, &pos) < 0)
+        return ST_ERROR;
+    int nb = *ub + 1;
+    Vec *buckets = budget_alloc(b, (size_t)nb * sizeof(Vec));
+    if (!buckets)
+        return ST_LIMIT;
+    memset(buckets, 0, (size_t)nb * sizeof(Vec));
+    int status = ST_EXHAUSTED;
+    int f = pos.lb;
+    if (f < *ub && vec_push(b, &buckets[f], ri) < 0) {
+        status = ST_LIMIT;
+        goto done;
+    }
+    for (;;) {
+        while (f < *ub && buckets[f].n == 0)
+            f++;
+        if (f >= *ub) {
+            *lower = *ub;
+            status = ST_EXHAUSTED;
+            break;
+        }
+        *lower = f;
+        if (!(b->states & 255) && budget_check(b)) {
+            status = ST_LIMIT;
+            break;
+        }
+        uint64_t entry = buckets[f].data[--buckets[f].n];
+        uint32_t idx = (uint32_t)entry;
+        int g = (int)(entry >> 32);
+        Rec *rec = rec_at(s, idx);
+        if (rec->pad != g)
+            continue; /* reached again since with fewer moves */
+        uint8_t key[NCARDS];
+        memcpy(key, rec->key, NCARDS);
+        uint32_t phash = rec->hash;
+        if (decode(r, w, key, &pos) < 0) {
+            status = ST_ERROR;
+            break;
+        }
+        b->states++;
+        int n = generate(r, w, key, phash, &pos, 0, kids);
+        for (int q = 0; q < n; q++) {
+            Child *ch = &kids[q];
+            int gc = g + move_cost(COST_PLAYER, ch);
+            if (gc >= *ub)
+                continue;
+            int fc = gc;
+            Pos cp;
+            if (!ch->win) {
+                if (decode(r, w, ch->key, &cp) < 0) {
+                    status = ST_ERROR;
+                    goto done;
+                }
+                fc = gc + cp.lb;
+                if (fc >= *ub)
+                    continue;
+            }
+            uint32_t ci = store_find(s, ch->key, ch->hash);
+            if (ci == SEEN) {
+                ci = store_add(s, ch->key, ch->hash);
+                if (ci == FULL) {
+                    b->limit = LIM_MEMORY;
+                    status = ST_LIMIT;
+                    goto done;
+                }
+            } else if (rec_at(s, ci)->pad <= gc) {
+                continue;
+            }
+            Rec *cr = rec_at(s, ci);
+            rec_link(cr, idx, ch);
+            cr->pad = (uint8_t)gc;
+            if (ch->win) {
+                *ub = gc; /* a shorter line: look only for shorter still */
+                *win = ci;
+                *found = 1;
+                continue;
+            }
+            if (vec_push(b, &buckets[fc], (uint64_t)ci | (uint64_t)gc << 32) < 0) {
+                status = ST_LIMIT;
+                goto done;
+            }
+        }
+    }
+done:
+    for (int i = 0; i < nb; i++)
+        budget_free(b, buckets[i].data, buckets[i].cap * sizeof(uint64_t));
+    budget_free(b, buckets, (size_t)nb * sizeof(Vec));
     return status;
 }
 
@@ -1192,6 +1337,82 @@ static int parse_position(const Rules *r, PyObject *columns, PyObject *cells, ui
     return 0;
 }
 
+/* The rules of a call: the columns (for their count) and the game's numbers. */
+static int rules_for(Rules *r, PyObject *columns, int ncells, int build, int can_fill,
+                     int supermoves)
+{
+    Py_ssize_t ncols = PySequence_Size(columns);
+    if (ncols < 0)
+        return -1;
+    return rules_init(r, (int)ncols, ncells, build, can_fill, supermoves);
+}
+
+/* A position in the board's own order: its columns, and one byte a cell
+ * (NONE for an empty one). */
+typedef struct {
+    uint8_t key[NCARDS];
+    uint8_t cols[MAXCOLS][MAXLEN];
+    int len[MAXCOLS];
+    int cell[MAXCELLS];
+} Placed;
+
+static int parse_placed(const Rules *r, PyObject *columns, const char *cb, Py_ssize_t ncb,
+                        Placed *p)
+{
+    if (ncb != r->ncells) {
+        PyErr_SetString(PyExc_ValueError, "one byte a cell");
+        return -1;
+    }
+    memset(p->len, 0, sizeof p->len);
+    uint8_t packed[MAXCELLS];
+    int np = 0;
+    for (int i = 0; i < r->ncells; i++) {
+        p->cell[i] = (uint8_t)cb[i] == NONE ? -1 : (uint8_t)cb[i];
+        if (p->cell[i] >= 0)
+            packed[np++] = (uint8_t)cb[i];
+    }
+    PyObject *cells = PyBytes_FromStringAndSize((const char *)packed, np);
+    if (!cells)
+        return -1;
+    int rc = parse_position(r, columns, cells, p->key, 1, p->cols, p->len);
+    Py_DECREF(cells);
+    return rc;
+}
+
+/* Beam widths from a sequence: at most ``max``, each 1 to 10,000,000. */
+static int parse_widths(PyObject *widths, int *out, int max)
+{
+    PyObject *seq = PySequence_Fast(widths, "widths must be a sequence");
+    if (!seq)
+        return -1;
+    int n = (int)PySequence_Fast_GET_SIZE(seq);
+    if (n > max) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "at most %d beam widths", max);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (out[i] < 1 || out[i] > 10000000) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "beam width out of range");
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
+/* A fresh budget: -1 (or 0 MB) for no limit. */
+static void budget_start(Budget *b, long long max_states, double timeout, long long max_mb)
+{
+    memset(b, 0, sizeof *b);
+    b->max_states = max_states;
+    b->deadline = timeout > 0 ? now_s() + timeout : -1.0;
+    b->max_bytes = max_mb > 0 ? (size_t)max_mb * 1024u * 1024u : 0;
+}
+
 static const char *limit_name(int lim)
 {
     switch (lim) {
@@ -1252,11 +1473,8 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
                           &supermoves, &weights_t, &first_stage, &beams_t, &beam_w_t, &max_states,
                           &timeout, &max_mb))
         return NULL;
-    Py_ssize_t ncols = PySequence_Size(columns);
-    if (ncols < 0)
-        return NULL;
     Rules r;
-    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
         return NULL;
     Weights w;
     if (parse_weights(weights_t, &w) < 0)
@@ -1264,28 +1482,12 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     uint8_t root[NCARDS];
     if (parse_position(&r, columns, cells, root, 0, NULL, NULL) < 0)
         return NULL;
-    int nbeams = 0, nbw = 0;
+    int nbw = 0;
     int widths[16];
     Weights bws[8];
-    PyObject *bseq = PySequence_Fast(beams_t, "beams must be a sequence");
-    if (!bseq)
+    int nbeams = parse_widths(beams_t, widths, 16);
+    if (nbeams < 0)
         return NULL;
-    nbeams = (int)PySequence_Fast_GET_SIZE(bseq);
-    if (nbeams > 16) {
-        Py_DECREF(bseq);
-        PyErr_SetString(PyExc_ValueError, "at most 16 beams");
-        return NULL;
-    }
-    for (int i = 0; i < nbeams; i++) {
-        widths[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(bseq, i));
-        if (widths[i] < 1 || widths[i] > 10000000) {
-            Py_DECREF(bseq);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "beam width out of range");
-            return NULL;
-        }
-    }
-    Py_DECREF(bseq);
     PyObject *wseq = PySequence_Fast(beam_w_t, "beam weights must be a sequence");
     if (!wseq)
         return NULL;
@@ -1303,10 +1505,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     Py_DECREF(wseq);
 
     Budget b;
-    memset(&b, 0, sizeof b);
-    b.max_states = max_states;
-    b.deadline = timeout > 0 ? now_s() + timeout : -1.0;
-    b.max_bytes = max_mb > 0 ? (size_t)max_mb * 1024u * 1024u : 0;
+    budget_start(&b, max_states, timeout, max_mb);
 
     Child *kids = malloc(MAXCHILD * sizeof(Child));
     if (!kids)
@@ -1418,11 +1617,8 @@ static PyObject *py_children(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "OOiiii", &columns, &cells, &ncells, &build, &can_fill,
                           &supermoves))
         return NULL;
-    Py_ssize_t ncols = PySequence_Size(columns);
-    if (ncols < 0)
-        return NULL;
     Rules r;
-    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
         return NULL;
     Weights w = {1, 1, 1, 1, 1, 1, 0};
     uint8_t key[NCARDS];
@@ -1472,33 +1668,16 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oy#iiii", &columns, &cb, &ncb, &ncells, &build, &can_fill,
                           &supermoves))
         return NULL;
-    Py_ssize_t ncols = PySequence_Size(columns);
-    if (ncols < 0)
-        return NULL;
     Rules r;
-    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+    Placed pl;
+    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0 ||
+        parse_placed(&r, columns, cb, ncb, &pl) < 0)
         return NULL;
-    if (ncb != ncells) {
-        PyErr_SetString(PyExc_ValueError, "one byte a cell");
-        return NULL;
-    }
-    uint8_t packed[MAXCELLS];
-    int np = 0;
-    for (Py_ssize_t i = 0; i < ncb; i++)
-        if ((uint8_t)cb[i] != NONE)
-            packed[np++] = (uint8_t)cb[i];
-    PyObject *cells = PyBytes_FromStringAndSize((const char *)packed, np);
-    if (!cells)
-        return NULL;
-    uint8_t key[NCARDS];
-    uint8_t colmap[MAXCOLS][MAXLEN];
-    int lens[MAXCOLS];
-    int rc = parse_position(&r, columns, cells, key, 1, colmap, lens);
-    Py_DECREF(cells);
-    if (rc < 0)
-        return NULL;
+    const int ncols = r.ncols;
+    int *lens = pl.len;
+    uint8_t(*colmap)[MAXLEN] = pl.cols;
     int fnd[4];
-    foundations(key, fnd);
+    foundations(pl.key, fnd);
     PyObject *out = PyList_New(0);
     if (!out)
         return NULL;
@@ -1726,37 +1905,20 @@ static PyObject *py_play_line(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
                           &supermoves, &line))
         return NULL;
-    Py_ssize_t ncols = PySequence_Size(columns);
-    if (ncols < 0)
-        return NULL;
     Rules r;
-    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+    Placed pl;
+    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0 ||
+        parse_placed(&r, columns, cb, ncb, &pl) < 0)
         return NULL;
-    if (ncb != ncells) {
-        PyErr_SetString(PyExc_ValueError, "one byte a cell");
-        return NULL;
-    }
     Sim m;
     memset(&m, 0, sizeof m);
     m.r = &r;
-    m.ncols = (int)ncols;
+    m.ncols = r.ncols;
     m.ncells = ncells;
-    uint8_t packed[MAXCELLS];
-    int np = 0;
-    for (int i = 0; i < ncells; i++) {
-        m.cells[i] = (uint8_t)cb[i] == NONE ? -1 : (uint8_t)cb[i];
-        if (m.cells[i] >= 0)
-            packed[np++] = (uint8_t)cb[i];
-    }
-    PyObject *cells = PyBytes_FromStringAndSize((const char *)packed, np);
-    if (!cells)
-        return NULL;
-    uint8_t key[NCARDS];
-    int rc = parse_position(&r, columns, cells, key, 1, m.cols, m.len);
-    Py_DECREF(cells);
-    if (rc < 0)
-        return NULL;
-    foundations(key, m.fnd);
+    memcpy(m.cols, pl.cols, sizeof m.cols);
+    memcpy(m.len, pl.len, sizeof m.len);
+    memcpy(m.cells, pl.cell, sizeof m.cells);
+    foundations(pl.key, m.fnd);
     PyObject *seq = PySequence_Fast(line, "the line must be a sequence");
     if (!seq)
         return NULL;
@@ -1807,36 +1969,17 @@ static PyObject *py_check_line(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
                           &supermoves, &singles))
         return NULL;
-    Py_ssize_t ncols = PySequence_Size(columns);
-    if (ncols < 0)
-        return NULL;
     Rules r;
-    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+    Placed pl;
+    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0 ||
+        parse_placed(&r, columns, cb, ncb, &pl) < 0)
         return NULL;
-    if (ncb != ncells) {
-        PyErr_SetString(PyExc_ValueError, "one byte a cell");
-        return NULL;
-    }
-    uint8_t cols[MAXCOLS][MAXLEN];
-    int len[MAXCOLS] = {0};
-    int cell[MAXCELLS];
-    uint8_t packed[MAXCELLS];
-    int np = 0;
-    for (int i = 0; i < ncells; i++) {
-        cell[i] = (uint8_t)cb[i] == NONE ? -1 : (uint8_t)cb[i];
-        if (cell[i] >= 0)
-            packed[np++] = (uint8_t)cb[i];
-    }
-    PyObject *cells = PyBytes_FromStringAndSize((const char *)packed, np);
-    if (!cells)
-        return NULL;
-    uint8_t key[NCARDS];
-    int rc = parse_position(&r, columns, cells, key, 1, cols, len);
-    Py_DECREF(cells);
-    if (rc < 0)
-        return NULL;
+    const int ncols = r.ncols;
+    uint8_t(*cols)[MAXLEN] = pl.cols;
+    int *len = pl.len;
+    int *cell = pl.cell;
     int fnd[4];
-    foundations(key, fnd);
+    foundations(pl.key, fnd);
     PyObject *seq = PySequence_Fast(singles, "the line must be a sequence");
     if (!seq)
         return NULL;
@@ -1900,242 +2043,6 @@ static PyObject *py_check_line(PyObject *self, PyObject *args)
 }
 
 
-/* ------------------------------------------------------------------------- */
-/* short lines: fewest player moves (a move that does not go to a foundation,
- * a run moved at once counting one; foundation moves are free)              */
-
-static inline int move_cost(const Child *ch) { return ch->dest == D_FOUNDATION ? 0 : 1; }
-
-#define MAX_G 250 /* a record keeps its player moves in one byte */
-
-/* Beam search by player moves: layer g holds positions reached in g player
- * moves (free foundation moves stay in their layer), the ``width`` best of
- * each by the heuristic go on. Only lines shorter than *ub are looked for:
- * a position whose moves so far plus its lower bound reach *ub is dropped.
- * ST_WIN: a line of *ub (now smaller) player moves ends at *win. */
-static int short_beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int width,
-                      int *ub, Store *s, uint32_t *win, Child *kids)
-{
-    if (store_init(s, b) < 0)
-        return ST_LIMIT;
-    uint32_t ri = store_add(s, root, hash_key(root));
-    if (ri == FULL)
-        return ST_LIMIT;
-    rec_at(s, ri)->parent = UINT32_MAX;
-    size_t cap = (size_t)width * 64 + 64, ncap = cap;
-    Scored *layer = budget_alloc(b, cap * sizeof(Scored));
-    Scored *next = budget_alloc(b, ncap * sizeof(Scored));
-    int status = ST_EXHAUSTED;
-    if (!layer || !next) {
-        status = ST_LIMIT;
-        goto done;
-    }
-    size_t nl = 1, nn = 0;
-    layer[0].h = key_h(r, w, root);
-    layer[0].tie = 0;
-    layer[0].idx = ri;
-    Pos pos;
-    for (int g = 0; nl && g < *ub; g++) {
-        nn = 0;
-        for (size_t t = 0; t < nl; t++) { /* the layer grows with free moves */
-            if (!(b->states & 255) && budget_check(b)) {
-                status = ST_LIMIT;
-                goto done;
-            }
-            uint32_t idx = layer[t].idx;
-            uint8_t key[NCARDS];
-            memcpy(key, rec_at(s, idx)->key, NCARDS);
-            uint32_t phash = rec_at(s, idx)->hash;
-            if (decode(r, w, key, &pos) < 0) {
-                status = ST_ERROR;
-                goto done;
-            }
-            if (g + pos.lb >= *ub)
-                continue;
-            b->states++;
-            int n = generate(r, w, key, phash, &pos, layer[t].h, kids);
-            for (int q = 0; q < n; q++) {
-                Child *ch = &kids[q];
-                int gc = g + move_cost(ch);
-                if (gc >= *ub)
-                    continue;
-                uint32_t ci = store_add(s, ch->key, ch->hash);
-                if (ci == SEEN)
-                    continue;
-                if (ci == FULL) {
-                    b->limit = LIM_MEMORY;
-                    status = ST_LIMIT;
-                    goto done;
-                }
-                Rec *cr = rec_at(s, ci);
-                cr->parent = idx;
-                cr->card = ch->card;
-                cr->count = ch->count;
-                cr->dest = ch->dest;
-                if (ch->win) {
-                    *ub = gc;
-                    *win = ci;
-                    status = ST_WIN;
-                    goto done;
-                }
-                Scored sc = {ch->h, ch->hash, ci};
-                if (gc == g) {
-                    if (nl == cap) {
-                        Scored *ly = budget_realloc(b, layer, cap * sizeof(Scored),
-                                                    2 * cap * sizeof(Scored));
-                        if (!ly) {
-                            status = ST_LIMIT;
-                            goto done;
-                        }
-                        layer = ly;
-                        cap *= 2;
-                    }
-                    layer[nl++] = sc;
-                } else {
-                    if (nn == ncap) {
-                        Scored *nx = budget_realloc(b, next, ncap * sizeof(Scored),
-                                                    2 * ncap * sizeof(Scored));
-                        if (!nx) {
-                            status = ST_LIMIT;
-                            goto done;
-                        }
-                        next = nx;
-                        ncap *= 2;
-                    }
-                    next[nn++] = sc;
-                }
-            }
-        }
-        if (nn > (size_t)width) {
-            select_best(next, nn, (size_t)width);
-            nn = (size_t)width;
-        }
-        /* the next layer becomes the current one */
-        Scored *tmp = layer;
-        size_t tcap = cap;
-        layer = next;
-        cap = ncap;
-        next = tmp;
-        ncap = tcap;
-        nl = nn;
-    }
-done:
-    budget_free(b, layer, cap * sizeof(Scored));
-    budget_free(b, next, ncap * sizeof(Scored));
-    return status;
-}
-
-/* A* on player moves with the admissible bound of decode (built segments
- * holding a blocked card: each needs a player move of its own), looking only
- * for lines shorter than *ub. ST_EXHAUSTED: no line shorter than the final
- * *ub exists (a line of *ub moves ends at *win if this search found it).
- * ST_LIMIT: *lower holds the bound reached: no line is shorter. */
-static int short_astar(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int *ub,
-                       int *lower, Store *s, uint32_t *win, int *found, Child *kids)
-{
-    *found = 0;
-    if (store_init(s, b) < 0)
-        return ST_LIMIT;
-    uint32_t ri = store_add(s, root, hash_key(root));
-    if (ri == FULL)
-        return ST_LIMIT;
-    Rec *rr = rec_at(s, ri);
-    rr->parent = UINT32_MAX;
-    rr->pad = 0;
-    Pos pos;
-    if (decode(r, w, root, &pos) < 0)
-        return ST_ERROR;
-    int nb = *ub + 1;
-    Vec *buckets = budget_alloc(b, (size_t)nb * sizeof(Vec));
-    if (!buckets)
-        return ST_LIMIT;
-    memset(buckets, 0, (size_t)nb * sizeof(Vec));
-    int status = ST_EXHAUSTED;
-    int f = pos.lb;
-    if (f < *ub && vec_push(b, &buckets[f], ri) < 0) {
-        status = ST_LIMIT;
-        goto done;
-    }
-    for (;;) {
-        while (f < *ub && buckets[f].n == 0)
-            f++;
-        if (f >= *ub) {
-            *lower = *ub;
-            status = ST_EXHAUSTED;
-            break;
-        }
-        *lower = f;
-        if (!(b->states & 255) && budget_check(b)) {
-            status = ST_LIMIT;
-            break;
-        }
-        uint64_t entry = buckets[f].data[--buckets[f].n];
-        uint32_t idx = (uint32_t)entry;
-        int g = (int)(entry >> 32);
-        Rec *rec = rec_at(s, idx);
-        if (rec->pad != g)
-            continue; /* reached again since with fewer moves */
-        uint8_t key[NCARDS];
-        memcpy(key, rec->key, NCARDS);
-        uint32_t phash = rec->hash;
-        if (decode(r, w, key, &pos) < 0) {
-            status = ST_ERROR;
-            break;
-        }
-        b->states++;
-        int n = generate(r, w, key, phash, &pos, 0, kids);
-        for (int q = 0; q < n; q++) {
-            Child *ch = &kids[q];
-            int gc = g + move_cost(ch);
-            if (gc >= *ub)
-                continue;
-            int fc = gc;
-            Pos cp;
-            if (!ch->win) {
-                if (decode(r, w, ch->key, &cp) < 0) {
-                    status = ST_ERROR;
-                    goto done;
-                }
-                fc = gc + cp.lb;
-                if (fc >= *ub)
-                    continue;
-            }
-            uint32_t ci = store_find(s, ch->key, ch->hash);
-            if (ci == SEEN) {
-                ci = store_add(s, ch->key, ch->hash);
-                if (ci == FULL) {
-                    b->limit = LIM_MEMORY;
-                    status = ST_LIMIT;
-                    goto done;
-                }
-            } else if (rec_at(s, ci)->pad <= gc) {
-                continue;
-            }
-            Rec *cr = rec_at(s, ci);
-            cr->parent = idx;
-            cr->card = ch->card;
-            cr->count = ch->count;
-            cr->dest = ch->dest;
-            cr->pad = (uint8_t)gc;
-            if (ch->win) {
-                *ub = gc; /* a shorter line: look only for shorter still */
-                *win = ci;
-                *found = 1;
-                continue;
-            }
-            if (vec_push(b, &buckets[fc], (uint64_t)ci | (uint64_t)gc << 32) < 0) {
-                status = ST_LIMIT;
-                goto done;
-            }
-        }
-    }
-done:
-    for (int i = 0; i < nb; i++)
-        budget_free(b, buckets[i].data, buckets[i].cap * sizeof(uint64_t));
-    budget_free(b, buckets, (size_t)nb * sizeof(Vec));
-    return status;
-}
-
 /* short(columns, cells, ncells, build, can_fill, supermoves, weights, ub,
  *       widths, prove_share, max_states, timeout, max_mb)
  * -> (line or None, player_moves, optimal, lower_bound, states, limit)
@@ -2155,11 +2062,8 @@ static PyObject *py_short(PyObject *self, PyObject *args)
                           &supermoves, &weights_t, &ub, &widths_t, &prove_share, &max_states,
                           &timeout, &max_mb))
         return NULL;
-    Py_ssize_t ncols = PySequence_Size(columns);
-    if (ncols < 0)
-        return NULL;
     Rules r;
-    if (rules_init(&r, (int)ncols, ncells, build, can_fill, supermoves) < 0)
+    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
         return NULL;
     Weights w;
     if (parse_weights(weights_t, &w) < 0)
@@ -2167,40 +2071,20 @@ static PyObject *py_short(PyObject *self, PyObject *args)
     uint8_t root[NCARDS];
     if (parse_position(&r, columns, cells, root, 0, NULL, NULL) < 0)
         return NULL;
-    int widths[32], nw = 0;
-    PyObject *wseq = PySequence_Fast(widths_t, "widths must be a sequence");
-    if (!wseq)
+    int widths[32];
+    int nw = parse_widths(widths_t, widths, 32);
+    if (nw < 0)
         return NULL;
-    nw = (int)PySequence_Fast_GET_SIZE(wseq);
-    if (nw > 32) {
-        Py_DECREF(wseq);
-        PyErr_SetString(PyExc_ValueError, "at most 32 beam widths");
-        return NULL;
-    }
-    for (int i = 0; i < nw; i++) {
-        widths[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(wseq, i));
-        if (widths[i] < 1 || widths[i] > 10000000) {
-            Py_DECREF(wseq);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "beam width out of range");
-            return NULL;
-        }
-    }
-    Py_DECREF(wseq);
     if (ub < 0 || prove_share < 0 || prove_share > 1) {
         PyErr_SetString(PyExc_ValueError, "bad bound or share");
         return NULL;
     }
     if (ub > MAX_G + 1)
         ub = MAX_G + 1;
-    int start_ub = ub;
 
     Budget b;
-    memset(&b, 0, sizeof b);
-    b.max_states = max_states;
-    double deadline = timeout > 0 ? now_s() + timeout : -1.0;
-    b.deadline = deadline;
-    b.max_bytes = max_mb > 0 ? (size_t)max_mb * 1024u * 1024u : 0;
+    budget_start(&b, max_states, timeout, max_mb);
+    double deadline = b.deadline;
     Child *kids = malloc(MAXCHILD * sizeof(Child));
     if (!kids)
         return PyErr_NoMemory();
@@ -2265,7 +2149,7 @@ static PyObject *py_short(PyObject *self, PyObject *args)
             if (i == nw)
                 break;
             uint32_t at = 0;
-            int st = short_beam(&r, &w, &b, root, widths[i], &ub, &work, &at, kids);
+            int st = layered_beam(&r, &w, &b, root, widths[i], &ub, COST_PLAYER, &work, &at, kids);
             if (st == ST_WIN) {
                 store_free(&best);
                 best = work;
@@ -2305,7 +2189,6 @@ static PyObject *py_short(PyObject *self, PyObject *args)
     }
     if (have && !line)
         return NULL;
-    (void)start_ub;
     PyObject *res = Py_BuildValue("(OiiiLz)", line ? line : Py_None, ub, optimal, lower, b.states,
                                   limit_name(lim));
     Py_XDECREF(line);
