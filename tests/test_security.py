@@ -548,3 +548,42 @@ def test_a_cross_origin_form_post_is_refused_in_chromium(server: LiveServer) -> 
             ctx.close()
         finally:
             browser.close()
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(CHROMIUM is None, reason="no `chromium` on PATH for the browser tests")
+def test_the_pages_work_under_their_content_security_policy(server: LiveServer) -> None:
+    """Home, table, rules and a shared game in Chromium with the policy in
+    force: every page does its work and no violation is reported."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            problems: list[str] = []
+            contexts = [browser.new_context(), browser.new_context()]
+            pages = [ctx.new_page() for ctx in contexts]
+            for page in pages:
+                page.on("console", lambda m: problems.append(m.text) if m.type == "error"
+                        else None)
+                page.on("pageerror", lambda e: problems.append(str(e)))
+            me, other = pages
+            me.goto(server.url + "play/freecell/11982")
+            me.wait_for_selector("#app[data-ready='true']")
+            me.wait_for_selector("#tableau .card")
+            gid = me.url.rsplit("/", 1)[1]
+            me.goto(server.url)
+            me.wait_for_selector("#continue-list a")
+            me.goto(server.url + "rules/bakers_dozen")
+            me.wait_for_selector(".mini .card")
+            top = me.eval_on_selector_all(".mini-col.n2 .slot", "s => s.map(e => e.offsetTop)")
+            assert top and top[0] == 0 and top[1] > 0  # the fan comes from the stylesheet
+            other.goto(server.url + f"game/{gid}")
+            other.wait_for_selector(".shared-board .card")
+            other.click("button.start-game")
+            other.wait_for_url(re.compile(r"/game/(?!" + re.escape(gid) + r")"))
+            other.wait_for_selector("#app[data-ready='true']")
+            assert problems == [], problems
+            for ctx in contexts:
+                ctx.close()
+        finally:
+            browser.close()
