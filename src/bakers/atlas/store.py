@@ -54,6 +54,11 @@ CREATE TABLE IF NOT EXISTS results (
     engine TEXT NOT NULL, budget TEXT NOT NULL,
     PRIMARY KEY (game, cells, deal)
 );
+-- a deal's attempts and rows are read by game and deal, whatever the cells:
+-- without these, each lookup scans the game's rows, and a large run slows
+-- down as its file grows
+CREATE INDEX IF NOT EXISTS attempts_by_deal ON attempts (game, deal);
+CREATE INDEX IF NOT EXISTS results_by_deal ON results (game, deal);
 """
 
 
