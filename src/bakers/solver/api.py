@@ -43,7 +43,7 @@ from .native import search as native_search
 
 LINES = ("fast", "short")
 SHORT_SECONDS = 2.0   # the short search's time when no timeout is given
-HINT_SHORT_SECONDS = 0.04  # and within a hint
+HINT_SHORT_SECONDS = 0.03  # and within a hint
 
 
 def player_moves(moves: tuple[Move, ...]) -> int:
