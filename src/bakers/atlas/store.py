@@ -161,10 +161,6 @@ class AtlasStore:
             out.setdefault(deal, Known({}, {}, set())).rows.add(cells)
         return out
 
-    def result_cells(self, game: str, deal: int) -> set[int]:
-        return {r[0] for r in self.db.execute(
-            "SELECT cells FROM results WHERE game = ? AND deal = ?", (game, deal))}
-
     def count_done(self, game: str, cells: int, first: int, last: int) -> dict[str, int]:
         """Rows of one table cell by verdict."""
         counts = {WINNABLE: 0, IMPOSSIBLE: 0, UNKNOWN: 0}
@@ -189,6 +185,9 @@ class AtlasStore:
         of its ``(game, deal, requested cells)``, in one transaction. Returns
         the rows written."""
         written: list[ResultRow] = []
+        by_game: dict[str, list[tuple[int, tuple[int, ...]]]] = {}
+        for game, deal, cells in deals:
+            by_game.setdefault(game, []).append((deal, cells))
         with self.db:
             self.db.executemany(
                 "INSERT OR REPLACE INTO attempts VALUES "
@@ -197,43 +196,56 @@ class AtlasStore:
                   a.limits.max_states, a.limits.timeout, a.limits.max_memory_mb,
                   a.verdict, a.states, a.seconds, a.cpu_seconds, a.moves, a.limit, run)
                  for a in attempts])
-            for game, deal, cells in deals:
-                written.extend(self._update_results(game, deal, cells))
+            for game, wanted in by_game.items():
+                written.extend(self._update_results(game, wanted))
         return written
 
-    def _update_results(self, game: str, deal: int, cells: tuple[int, ...]) -> list[ResultRow]:
-        """Rewrite the table rows of one deal from all its attempts: the
-        requested cells and any the table already has."""
-        attempts = self.db.execute(
-            "SELECT cells, verdict, states, seconds, engine, budget FROM attempts "
-            "WHERE game = ? AND deal = ? ORDER BY max_states IS NULL, max_states, rowid",
-            (game, deal)).fetchall()
-        solved: dict[int, tuple[str, int, float, str, str]] = {}
-        unknown: dict[int, tuple[str, int, float, str, str]] = {}
-        for k, verdict, states, seconds, engine, budget in attempts:
-            (unknown if verdict == UNKNOWN else solved)[k] = (verdict, states, seconds,
-                                                              engine, budget)
-        wanted = sorted(set(cells) | self.result_cells(game, deal))
-        try:
-            decided = infer({k: v[0] for k, v in solved.items()}, wanted)
-        except AtlasError as exc:
-            raise AtlasError(f"{game} deal {deal}: {exc}") from None
+    def _update_results(self, game: str, deals: list[tuple[int, tuple[int, ...]]]
+                        ) -> list[ResultRow]:
+        """Rewrite the table rows of some deals of one game from all their
+        attempts: the requested cells and any the table already has. Reads
+        the attempts and rows of the whole span of deals at once."""
+        first = min(deal for deal, _ in deals)
+        last = max(deal for deal, _ in deals)
+        attempts: dict[int, list[tuple[int, str, int, float, str, str]]] = {}
+        for deal, *rest in self.db.execute(
+                "SELECT deal, cells, verdict, states, seconds, engine, budget FROM attempts "
+                "WHERE game = ? AND deal BETWEEN ? AND ? "
+                "ORDER BY deal, max_states IS NULL, max_states, rowid", (game, first, last)):
+            attempts.setdefault(deal, []).append(tuple(rest))
+        have: dict[int, set[int]] = {}
+        for deal, k in self.db.execute(
+                "SELECT deal, cells FROM results WHERE game = ? AND deal BETWEEN ? AND ?",
+                (game, first, last)):
+            have.setdefault(deal, set()).add(k)
         rows: list[tuple[Any, ...]] = []
         out: list[ResultRow] = []
-        for k in wanted:
-            if k in decided:
-                verdict, source = decided[k]
-                _, states, seconds, engine, budget = solved[source]
-                how = "solved" if source == k else "inferred"
-                if how == "inferred":
-                    states, seconds = 0, 0.0
-            elif k in unknown:  # the attempt with the largest budget (last in order)
-                verdict, states, seconds, engine, budget = unknown[k]
-                how, source = "solved", k
-            else:
-                continue
-            rows.append((game, k, deal, verdict, how, source, states, seconds, engine, budget))
-            out.append(ResultRow(game, k, deal, verdict, how, source, states, seconds))
+        for deal, cells in deals:
+            solved: dict[int, tuple[str, int, float, str, str]] = {}
+            unknown: dict[int, tuple[str, int, float, str, str]] = {}
+            for k, verdict, states, seconds, engine, budget in attempts.get(deal, []):
+                (unknown if verdict == UNKNOWN else solved)[k] = (verdict, states, seconds,
+                                                                  engine, budget)
+            wanted = sorted(set(cells) | have.get(deal, set()))
+            try:
+                decided = infer({k: v[0] for k, v in solved.items()}, wanted)
+            except AtlasError as exc:
+                raise AtlasError(f"{game} deal {deal}: {exc}") from None
+            for k in wanted:
+                if k in decided:
+                    verdict, source = decided[k]
+                    _, states, seconds, engine, budget = solved[source]
+                    how = "solved" if source == k else "inferred"
+                    if how == "inferred":
+                        states, seconds = 0, 0.0
+                elif k in unknown:  # the attempt with the largest budget (last in order)
+                    verdict, states, seconds, engine, budget = unknown[k]
+                    how, source = "solved", k
+                else:
+                    continue
+                rows.append((game, k, deal, verdict, how, source, states, seconds, engine,
+                             budget))
+                out.append(ResultRow(game, k, deal, verdict, how, source, states, seconds))
         self.db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             rows)
         return out
