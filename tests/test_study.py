@@ -17,6 +17,7 @@ from bakers.notation import Move
 from bakers.record import GameRecord
 from bakers.solver import Verdict, solve
 from bakers.solver.study import (
+    SHOW_SHORT_SECONDS,
     analyse,
     band_of,
     count_player_moves,
@@ -65,6 +66,50 @@ def test_solution_line_replays_to_a_win_and_counts_player_moves() -> None:
 def test_count_player_moves_counts_a_run_once_and_no_foundation_move() -> None:
     moves = [Move.from_str(t) for t in ("36/3", "5h", "a1", "2b", "bh")]
     assert count_player_moves(moves) == 3
+
+
+def test_show_solution_plays_the_short_line_within_its_budget() -> None:
+    """"Show solution" asks for the short line: never longer than the fast
+    line, replayed to a win, its optimality claim backed by its bound, and
+    back within the fast budget plus the short search's half second."""
+    from bakers.web.study import SOLUTION_SHORT_SECONDS, solution_job
+    assert SOLUTION_SHORT_SECONDS == SHOW_SHORT_SECONDS == 0.5
+    shorter = 0
+    for game, deal in (("freecell", 1), ("bakers_game", 617), ("bakers_dozen", 2)):
+        board = Board.deal(game, deal)
+        fast = solution_line(board, budget=10)
+        short = solution_line(board, budget=10, short_seconds=SHOW_SHORT_SECONDS)
+        assert (fast.lines, short.lines) == ("fast", "short")
+        assert fast.verdict is short.verdict is Verdict.WINNABLE
+        assert fast.player_moves is not None and short.player_moves is not None
+        assert short.player_moves <= fast.player_moves
+        shorter += short.player_moves < fast.player_moves
+        assert short.player_moves == count_player_moves(short.moves)
+        assert short.lower_bound is None or short.lower_bound <= short.player_moves
+        assert not short.optimal or short.lower_bound == short.player_moves
+        replay = board.copy(stack=False)
+        for text in short.texts:
+            replay.push_str(text)
+        assert replay.is_won()
+        t0 = time.perf_counter()
+        shown = solution_job(game, board.game.cells, board.to_text(), 3.0)
+        assert time.perf_counter() - t0 < 3.0 + SHOW_SHORT_SECONDS + 1.0
+        assert shown["lines"] == "short" and shown["verdict"] == "winnable"
+        assert shown["player_moves"] <= fast.player_moves
+        assert shown["player_moves"] == sum(
+            1 for step in shown["steps"] if step["movement"]["to"] != "h")
+    assert shorter >= 2  # half a second shortens the fast line of most deals
+
+
+def test_analysis_and_rating_keep_the_fast_line() -> None:
+    """The analysis's alternative move and the rating's player moves come
+    from the fast line (the rating's cut points were measured on it)."""
+    board = Board.deal("freecell", 1)
+    rating = rate(board, budget=10)
+    assert rating.player_moves == solution_line(board, budget=10).player_moves
+    short = solution_line(board, budget=10, short_seconds=SHOW_SHORT_SECONDS)
+    assert short.player_moves is not None and rating.player_moves is not None
+    assert short.player_moves < rating.player_moves
 
 
 def test_solution_line_of_an_impossible_deal() -> None:

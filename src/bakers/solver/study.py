@@ -2,13 +2,17 @@
 and how hard a deal is.
 
 Everything here goes through :func:`bakers.solver.solve` only. The line to
-show a player ("Show solution", the player moves of a deal's rating) comes
-from one function, :func:`solution_line`, so that the search behind it can
-change in one place.
+show a player ("Show solution", the player moves of a deal's rating, the
+move that kept a lost game alive) comes from one function,
+:func:`solution_line`, so that the search behind it can change in one place.
 
 * :func:`solution_line` — a winning line from a position, with its *player
   moves*: every move that does not go to a foundation, a run moved at once
-  counting one.
+  counting one. "Show solution" asks for the short line (the fast line
+  improved by the short search for :data:`SHOW_SHORT_SECONDS`); the
+  analysis's alternative move and the rating keep the fast line (the
+  analysis must stay quick, and the rating's cut points were measured on
+  fast lines: docs/rating.md).
 * :func:`analyse` — the first move of a game after which the position could
   no longer be won: a binary search over the game's positions, with
   *impossible* proven for the position after that move and *winnable* for
@@ -42,6 +46,11 @@ from . import SolveResult, Verdict, solve
 DEFAULT_BUDGET = 2.0
 """Seconds the solver may spend on one position by default."""
 
+SHOW_SHORT_SECONDS = 0.5
+"""Seconds the short search spends improving the line "Show solution" plays
+back (on top of the fast search that finds the first line): short enough
+that the table answers at once."""
+
 
 def count_player_moves(moves: Sequence[Move]) -> int:
     """The moves a player makes: every move that does not go to a
@@ -66,24 +75,42 @@ class Line:
     states: int = 0
     seconds: float = 0.0
     limit: str | None = None
+    lines: str = "fast"
+    """Which search gave the line: ``fast`` or ``short``."""
+    optimal: bool = False
+    """(short lines) no line of fewer player moves exists: proven."""
+    lower_bound: int | None = None
+    """(short lines) the fewest player moves any line can have, as far as
+    the short search proved it."""
 
 
-def solution_line(board: Board, budget: float = DEFAULT_BUDGET) -> Line:
-    """The line to show from ``board``'s position within ``budget`` seconds.
+def solution_line(board: Board, budget: float = DEFAULT_BUDGET, *,
+                  short_seconds: float | None = None) -> Line:
+    """The line to show from ``board``'s position.
 
     The one place that says which search gives the line a player sees and
-    how its player moves are counted.
+    how its player moves are counted. Without ``short_seconds``, the fast
+    search's line within ``budget`` seconds (the analysis's alternative
+    move, ratings). With ``short_seconds``, the short search then improves
+    that line for at most that long (``lines="short"`` of
+    :func:`bakers.solver.solve`), so the whole call takes at most about
+    ``budget + short_seconds``; "Show solution" uses
+    :data:`SHOW_SHORT_SECONDS`.
     """
-    result = solve(board, timeout=budget)
-    return _line(result)
+    if short_seconds is None:
+        return _line(solve(board, timeout=budget), "fast")
+    return _line(solve(board, timeout=budget, lines="short", short_seconds=short_seconds),
+                 "short")
 
 
-def _line(result: SolveResult) -> Line:
+def _line(result: SolveResult, lines: str) -> Line:
     if result.verdict is not Verdict.WINNABLE:
         return Line(result.verdict, states=result.states, seconds=result.seconds,
-                    limit=result.limit)
+                    limit=result.limit, lines=lines)
     return Line(result.verdict, result.moves, tuple(result.texts()),
-                count_player_moves(result.moves), result.states, result.seconds)
+                count_player_moves(result.moves), result.states, result.seconds,
+                lines=lines, optimal=result.optimal,
+                lower_bound=result.lower_bound if lines == "short" else None)
 
 
 def verdict_of(board: Board, budget: float = DEFAULT_BUDGET) -> SolveResult:
@@ -231,6 +258,7 @@ def analyse(start: Board, moves: Sequence[Move | str], budget: float = DEFAULT_B
                                 "no move is named.")
     before = boards[lo]
     played = Move.from_str(texts[lo])
+    # the fast line: any winning first move will do, and the analysis stays quick
     alive = solution_line(before, budget) if decide is None else None
     alternative = alt_text = None
     if alive is not None and alive.verdict is Verdict.WINNABLE and alive.moves:
@@ -314,7 +342,10 @@ def rate(board: Board, budget: float = DEFAULT_BUDGET) -> Rating:
     """Rate ``board``'s position (a deal) for its game with its own cells.
 
     One line with the game's own cells gives the verdict, the player moves
-    and the search effort; then, for games with free cells, solves with
+    and the search effort — the *fast* line, as when the cut points of
+    :data:`CUTS` were measured (docs/rating.md): a short line has fewer
+    player moves and more positions searched, so its score would fall in
+    other bands; then, for games with free cells, solves with
     one cell fewer at a time until one is impossible (a win with k cells is
     a win with k + 1, so the first failure settles the fewest)."""
     t0 = time.perf_counter()
@@ -355,6 +386,7 @@ def rate_deal(game: str, deal: int | str, budget: float = DEFAULT_BUDGET,
     return rate(Board.deal(game, deal, cells=cells), budget)
 
 
-__all__ = ["BANDS", "DEFAULT_BUDGET", "Analysis", "Line", "LosingMove", "Rating", "analyse",
+__all__ = ["BANDS", "DEFAULT_BUDGET", "SHOW_SHORT_SECONDS", "Analysis", "Line", "LosingMove",
+           "Rating", "analyse",
            "band_of", "count_player_moves", "difficulty_score", "positions_of", "rate",
            "rate_deal", "solution_line", "verdict_of"]

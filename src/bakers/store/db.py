@@ -123,6 +123,22 @@ transfer_codes = sa.Table(
     sa.Column("expires_at", sa.Float, nullable=False),
 )
 
+# how hard each deal is (bakers.solver.study.rate), computed on demand
+deal_ratings = sa.Table(
+    "deal_ratings", metadata,
+    sa.Column("game", sa.String(32), primary_key=True),
+    sa.Column("cells", sa.Integer, primary_key=True),
+    sa.Column("deal", sa.BigInteger, primary_key=True),
+    sa.Column("verdict", sa.String(16), nullable=False),
+    sa.Column("fewest_cells", sa.Integer, nullable=True),
+    sa.Column("fewest_proven", sa.Boolean, nullable=False),
+    sa.Column("player_moves", sa.Integer, nullable=True),
+    sa.Column("states", sa.BigInteger, nullable=False),
+    sa.Column("score", sa.Float, nullable=True),
+    sa.Column("rating", sa.String(16), nullable=False),
+    sa.Index("ix_deal_ratings_band", "game", "cells", "rating"),
+)
+
 schema_version = sa.Table(
     "schema_version", metadata,
     sa.Column("id", sa.Integer, primary_key=True),
@@ -144,9 +160,17 @@ def _v2_transfer_codes(conn: sa.Connection) -> None:
     transfer_codes.create(conn, checkfirst=True)
 
 
+def _v3_deal_ratings(conn: sa.Connection) -> None:
+    """Deal ratings (before this step the table was made, when missing, by
+    the first :class:`bakers.store.study.StudyStore` opened on the database:
+    a database may have it already)."""
+    deal_ratings.create(conn, checkfirst=True)
+
+
 MIGRATIONS: list[tuple[int, str, Callable[[sa.Connection], None]]] = [
     (1, "release 0.1: games.practice", _v1_practice),
     (2, "transfer codes", _v2_transfer_codes),
+    (3, "deal ratings", _v3_deal_ratings),
 ]
 """The schema's versions in order: ``(version, what changed, step)``. A new
 table or column is a new entry here (and in the tables above, which a new

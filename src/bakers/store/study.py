@@ -3,7 +3,8 @@ results of a player over time with the help each game had.
 
 Help (hints, the indicator, the solution) is part of a game's saved state
 (:class:`bakers.session.Help`), so a result finds its help through its game;
-only the ratings need a table of their own, created here when missing.
+the ratings have a table of their own (``deal_ratings``), part of the
+store's versioned schema (:data:`bakers.store.db.MIGRATIONS`).
 """
 
 from __future__ import annotations
@@ -15,24 +16,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from .db import games, results
-
-study_metadata = sa.MetaData()
-
-deal_ratings = sa.Table(
-    "deal_ratings", study_metadata,
-    sa.Column("game", sa.String(32), primary_key=True),
-    sa.Column("cells", sa.Integer, primary_key=True),
-    sa.Column("deal", sa.BigInteger, primary_key=True),
-    sa.Column("verdict", sa.String(16), nullable=False),
-    sa.Column("fewest_cells", sa.Integer, nullable=True),
-    sa.Column("fewest_proven", sa.Boolean, nullable=False),
-    sa.Column("player_moves", sa.Integer, nullable=True),
-    sa.Column("states", sa.BigInteger, nullable=False),
-    sa.Column("score", sa.Float, nullable=True),
-    sa.Column("rating", sa.String(16), nullable=False),
-    sa.Index("ix_deal_ratings_band", "game", "cells", "rating"),
-)
+from .db import deal_ratings, games, results
 
 RATING_FIELDS = ("game", "cells", "deal", "verdict", "fewest_cells", "fewest_proven",
                  "player_moves", "states", "score", "rating")
@@ -50,8 +34,8 @@ class StudyStore:
     """Ratings and results over time, in the store's database."""
 
     def __init__(self, engine: Engine) -> None:
+        """``engine``: a :class:`bakers.store.Store`'s, whose schema is up to date."""
         self.engine = engine
-        study_metadata.create_all(engine, checkfirst=True)
 
     # --- ratings ---------------------------------------------------------------------------
 

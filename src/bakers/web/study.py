@@ -36,7 +36,8 @@ router = APIRouter(prefix="/api", tags=["study"])
 
 INDICATOR_BUDGET = 1.0  # seconds of search for one indicator verdict
 ANALYSIS_BUDGET = 2.0  # seconds per position when looking for the losing move
-SOLUTION_BUDGET = 3.0
+SOLUTION_BUDGET = 3.0  # seconds for the fast search to find a line
+SOLUTION_SHORT_SECONDS = 0.5  # then seconds for the short search to shorten it
 RATING_BUDGET = 2.0
 KNOWN_GAMES = 500  # games whose position verdicts are remembered
 
@@ -101,12 +102,14 @@ def analysis_job(game: str, cells: int, deal: int | None, position: str | None,
     return out
 
 
-def solution_job(game: str, cells: int, text: str, budget: float) -> dict[str, Any]:
+def solution_job(game: str, cells: int, text: str, budget: float,
+                 short_seconds: float = SOLUTION_SHORT_SECONDS) -> dict[str, Any]:
     """The line to show from a position, each step with its card movement
-    and the position after it (what the page draws while playing it back)."""
+    and the position after it (what the page draws while playing it back):
+    the short line, the fast search's line improved for ``short_seconds``."""
     from ..solver.study import solution_line
     board = Board.from_text(text, game=game, cells=cells)
-    line = solution_line(board, budget)
+    line = solution_line(board, budget, short_seconds=short_seconds)
     steps = []
     for move, notation in zip(line.moves, line.texts, strict=True):
         said = board.describe_move(move)
@@ -115,7 +118,8 @@ def solution_job(game: str, cells: int, text: str, budget: float) -> dict[str, A
         steps.append({"move": notation, "say": said, "movement": movement_view(moved),
                       "position": position_view(board)})
     return {"verdict": line.verdict.value, "steps": steps,
-            "player_moves": line.player_moves, "limit": line.limit}
+            "player_moves": line.player_moves, "limit": line.limit, "lines": line.lines,
+            "optimal": line.optimal, "lower_bound": line.lower_bound}
 
 
 # --- views ------------------------------------------------------------------------------------
@@ -285,9 +289,11 @@ async def show_solution(game_id: str, request: Request, table: TableDep) -> Resp
     table.limits.check("hints", player, address_of(request))
     try:
         line = await table.solver.run(solution_job, name, cells, text, SOLUTION_BUDGET,
-                                      timeout=SOLUTION_BUDGET + 10)
+                                      SOLUTION_SHORT_SECONDS,
+                                      timeout=SOLUTION_BUDGET + SOLUTION_SHORT_SECONDS + 10)
     except (TimeoutError, BrokenProcessPool):
-        line = {"verdict": "unknown", "steps": [], "player_moves": None, "limit": "timeout"}
+        line = {"verdict": "unknown", "steps": [], "player_moves": None, "limit": "timeout",
+                "lines": "short", "optimal": False, "lower_bound": None}
     if line["verdict"] == "winnable":
         def note() -> None:
             loaded = table.load_own(game_id, player)
@@ -297,7 +303,8 @@ async def show_solution(game_id: str, request: Request, table: TableDep) -> Resp
 
         await table.locked(game_id, note)
         message = (f"A winning line of {len(line['steps'])} moves "
-                   f"({line['player_moves']} of them yours, the rest to the foundations).")
+                   f"({line['player_moves']} of them yours, the rest to the foundations"
+                   + ("; none shorter exists)." if line["optimal"] else ")."))
     elif line["verdict"] == "impossible":
         message = "No winning line from here: this position cannot be won."
     else:
