@@ -1,6 +1,5 @@
 """The page templates: what they embed for the page script, and the rules
-pages' lessons (each a real position that the rules engine and the solver
-agree with)."""
+pages with their lessons."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ import pytest
 from jinja2 import Environment, FileSystemLoader
 
 from bakers.board import Board
-from bakers.errors import IllegalMoveError
-from bakers.solver import solve
+from bakers.lessons import lessons_of
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "src" / "bakers" / "web" / "templates"
 GAMES = ("bakers_game", "freecell", "bakers_dozen")
@@ -64,61 +62,14 @@ def test_home_renders(env: Environment) -> None:
         assert needle in page
 
 
-def _lessons(page: str) -> list[tuple[str, str]]:
-    found = re.findall(r'data-game="([a-z_]+)" data-position="([^"]*)"', page)
-    return [(g, html.unescape(p)) for g, p in found]
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_rules_page_draws_real_cards(env: Environment, game: str) -> None:
-    page = env.get_template("rules.html").render(game=game)
+    page = env.get_template("rules.html").render(game=game, lessons=lessons_of(game))
     cards = re.findall(r'data-card="([A2-9TJQK][CDHS])" role="img" aria-label="([^"]+)"', page)
     assert len(cards) >= 6
     assert ("7H", "7 of hearts") in cards
     assert "one-page reference" in page and 'aria-current="page"' in page
-    lessons = _lessons(page)
-    assert len(lessons) == (4 if game == "bakers_dozen" else 1)
-    assert all(g == game for g, _ in lessons)
-
-
-def _board(game: str, index: int) -> Board:
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
-    page = env.get_template("rules.html").render(game=game)
-    g, position = _lessons(page)[index]
-    return Board.from_text(position, game=g)
-
-
-@pytest.mark.parametrize("game, index", [("bakers_dozen", i) for i in range(4)]
-                         + [("bakers_game", 0), ("freecell", 0)])
-def test_every_lesson_is_a_winnable_position(game: str, index: int) -> None:
-    board = _board(game, index)
-    assert solve(board, timeout=10).verdict.value == "winnable"
-
-
-def test_lessons_teach_what_they_say() -> None:
-    # rank-only joins: 8♠ goes onto 9♥
-    _board("bakers_dozen", 0).copy().push_str("23")
-    # exposed singles only: the three-card run is refused, singles are not
-    singles = _board("bakers_dozen", 1)
-    with pytest.raises(IllegalMoveError, match="single exposed cards only"):
-        singles.copy().push_str("12/3")
-    for move in ("15", "16", "12"):
-        singles.push_str(move)
-    # closed empty columns: once column 1 is empty, Q♠ cannot go there
-    closed = _board("bakers_dozen", 2)
-    for move in ("1h", "2h", "4h", "4h", "1h"):
-        closed.push_str(move)
-    assert closed.columns[0] == ()
-    with pytest.raises(IllegalMoveError, match="cannot be refilled"):
-        closed.copy().push_str("21")
-    closed.push_str("24")
-    # foundations follow suit: A♥ home, then 5♥ onto 6♥ frees 3♥
-    suits = _board("bakers_dozen", 3)
-    suits.push_str("1h")
-    suits.push_str("34")
-    # run moves: four cards onto a column, only two into the empty column
-    for game in ("bakers_game", "freecell"):
-        runs = _board(game, 0)
-        with pytest.raises(IllegalMoveError, match="you can move 2"):
-            runs.copy().push_str("18/4")
-        runs.push_str("12/4")
+    # each lesson (bakers.lessons, tested in test_lessons.py) links to its own address
+    links = re.findall(r'class="button primary lesson-go" href="([^"]+)"', page)
+    assert links == [lesson.address for lesson in lessons_of(game)]
+    assert len(links) == (4 if game == "bakers_dozen" else 2)

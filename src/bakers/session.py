@@ -31,7 +31,8 @@ Rules of play kept here (SPEC §4, seed 004):
   game plays them (auto-finish).
 * **What counts**: a game goes into the statistics only once a move has been
   made on it (``played``; a restart does not clear it), and never when it is a
-  ``practice`` game (a lesson). Abandoning a deal nobody moved on is no loss.
+  ``practice`` game (a lesson: ``lesson`` names it, :mod:`bakers.lessons`).
+  Abandoning a deal nobody moved on is no loss.
 * **Help** (:class:`Help`): hints given, whether the "still winnable?"
   indicator was on while the game was played, and whether the solution was
   shown; kept with the result, so the statistics count wins without help
@@ -256,7 +257,7 @@ class Session:
                  daily: str | None = None, autoplay: Autoplay | str = Autoplay.SAFE,
                  order: ClickOrder | str = ClickOrder.CELL_FIRST, clock: Clock = time.time,
                  message: str | None = None, practice: bool = False,
-                 winnable: bool = False) -> None:
+                 winnable: bool = False, lesson: str | None = None) -> None:
         if board.move_stack:
             board = board.root()
         self.start = board.copy(stack=False)
@@ -274,12 +275,13 @@ class Session:
         self.timer = Timer()
         self.score_state = Score()
         self.abandoned = False
-        self.practice = practice
+        self.practice = practice or lesson is not None
+        self.lesson = lesson  # the lesson's key (bakers.lessons), for a lesson
         # dealt with "winnable only": the next deal like this one is too
         self.winnable = winnable or self.level.winnable
         self.played = False  # a player move was made on this deal (restart keeps it)
         self.message = message  # a note from dealing, until the first action
-        on = self.level is Level.EASY or practice
+        on = self.level is Level.EASY or self.practice
         self.help = Help(indicator=on, indicator_used=on)
         self.last_action = Action("deal")
         self.created = clock()
@@ -571,6 +573,7 @@ class Session:
             "settings": {"autoplay": self.autoplay.value, "order": self.order.value},
             "abandoned": self.abandoned,
             "practice": self.practice,
+            "lesson": self.lesson,
             "winnable": self.winnable,
             "played": self.played,
             "message": self.message,
@@ -603,6 +606,8 @@ class Session:
         s.score_state = Score.from_dict(data.get("score", {}))
         s.abandoned = bool(data.get("abandoned", False))
         s.practice = bool(data.get("practice", False))
+        lesson = data.get("lesson")
+        s.lesson = None if lesson is None else str(lesson)
         played = data.get("played")
         # saves from before "played" existed: any sign of play counts
         s.played = bool(played) if played is not None else bool(

@@ -17,6 +17,7 @@ from ..board import Board
 from ..deals import daily_candidates, parse_deal_number, random_deal_number, today_utc
 from ..errors import BakersError
 from ..games import Game, find_game
+from ..lessons import lesson_by_key
 from ..options import Level
 from ..session import Clock, Session, level_cells, level_for
 from ..store import Store
@@ -210,8 +211,26 @@ class Dealer:
 
         return await self.db(remember), None
 
+    def lesson_session(self, body: NewGameBody) -> Session:
+        """A lesson's game: its position, autoplay off (unless asked), a
+        practice game, the indicator on."""
+        assert body.lesson is not None
+        lesson = lesson_by_key(body.lesson)
+        if (body.deal is not None or body.daily or body.position is not None
+                or body.winnable or body.level is not None):
+            raise BakersError("a lesson has its own position: send the lesson alone")
+        if body.cells is not None and body.cells != find_game(lesson.game).cells:
+            raise BakersError("a lesson is played with the game's own free cells")
+        board = lesson.board()
+        return Session(board, level=level_for(lesson.game, board.game.cells, False),
+                       autoplay=body.autoplay or "off",
+                       order=body.order or "cell_first", clock=self.clock, practice=True,
+                       lesson=lesson.key)
+
     async def new_session(self, body: NewGameBody) -> Session:
         """The session a ``POST /api/games`` body asks for."""
+        if body.lesson is not None:
+            return self.lesson_session(body)
         game = find_game(body.game)
         choices = [body.deal is not None, body.daily, body.position is not None]
         if sum(choices) > 1:

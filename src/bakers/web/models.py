@@ -60,6 +60,10 @@ class NewGameBody(BaseModel):
     order: ClickOrder | None = None
     practice: StrictBool = Field(False, description="a lesson: left out of the statistics "
                                                     "and of the unfinished games list")
+    lesson: Text | None = Field(None, max_length=40, examples=["bakers_dozen/2"],
+                                description="a lesson by its key (game/number): its "
+                                            "position, autoplay off, a practice game whose "
+                                            "goal the game object reports")
 
 
 class MoveBody(BaseModel):

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..board import Movement
 from ..games import GAMES, EmptyColumn, Game, RunMoves
+from ..lessons import LESSONS, UnknownLessonError, lesson_by_key, next_lesson
 from ..notation import CELL_LETTERS, COLUMN_LETTERS, FOUNDATION_LETTER, Place
 from ..options import DEAL_LEVELS, Level, Status
 from ..session import (
@@ -108,7 +109,9 @@ def message_of(session: Session, status: Status) -> str | None:
 def next_deal(session: Session) -> dict[str, Any]:
     """The body of ``POST /api/games`` for the next deal like this one
     ("New deal"): same game, level and cells, and winnable-only when this one
-    was dealt so."""
+    was dealt so. After a lesson: a full deal of its game."""
+    if session.lesson is not None:
+        return {"game": session.game}
     level = session.level
     body: dict[str, Any] = {"game": session.game}
     if level in DEAL_LEVELS:
@@ -124,6 +127,8 @@ def next_deal(session: Session) -> dict[str, Any]:
 
 def replay_deal(session: Session) -> dict[str, Any]:
     """The body of ``POST /api/games`` that deals this same deal again."""
+    if session.lesson is not None:
+        return {"lesson": session.lesson}
     if session.daily is not None:
         return {"game": session.game, "daily": True}
     body: dict[str, Any] = {"game": session.game}
@@ -139,6 +144,49 @@ def replay_deal(session: Session) -> dict[str, Any]:
     if session.practice:
         body["practice"] = True
     return body
+
+
+def lesson_view(session: Session) -> dict[str, Any] | None:
+    """A lesson's instruction, goal and progress (``None`` for other games):
+    the goal checked here, on the game's current line."""
+    if session.lesson is None:
+        return None
+    try:
+        lesson = lesson_by_key(session.lesson)
+    except UnknownLessonError:
+        return None
+    start = lesson.board()
+    if start.to_text() != session.start.to_text():
+        return None  # a lesson changed since this game began: a plain practice game
+    progress = lesson.progress(session.start, session.groups)
+    after = next_lesson(lesson)
+    title = session.board.game.title
+    if progress.met:
+        message = ("Goal met. " + (f"Next: lesson {after.number}, {after.title}." if after
+                                   else f"That was the last {title} lesson: try a full deal."))
+    elif progress.over:
+        needed = "one move" if lesson.moves == 1 else f"{lesson.moves} moves"
+        message = (f"The goal asks for {needed}: "
+                   + ("try the lesson again." if session.finished
+                      else "restart the lesson (or undo) and try again."))
+    elif session.finished:
+        message = "The game ended before the goal was met: try the lesson again."
+    else:
+        message = None
+    return {
+        "key": lesson.key, "number": lesson.number, "count": len(LESSONS[lesson.game]),
+        "title": lesson.title, "instruction": lesson.instruction,
+        "goal": lesson.goal_text(),
+        "steps": [{"text": step.text(), "met": met}
+                  for step, met in zip(lesson.steps, progress.steps, strict=True)],
+        "moves": lesson.moves, "met": progress.met, "over": progress.over,
+        # the goal can no longer be met in this game: the lesson's address deals it afresh
+        "retry": not progress.met and (progress.over or session.finished),
+        "message": message, "address": lesson.address,
+        "next": None if after is None else {"number": after.number, "title": after.title,
+                                             "address": after.address},
+        "full_deal": f"/play/{lesson.game}", "rules": f"/rules/{lesson.game}#lessons",
+    }
 
 
 def score_view(session: Session) -> dict[str, Any]:
@@ -186,6 +234,7 @@ def game_view(game_id: str, session: Session) -> dict[str, Any]:
         "settings": {"autoplay": session.autoplay.value, "order": session.order.value},
         "rules": rules_view(g),
         "practice": session.practice,
+        "lesson": lesson_view(session),
         "winnable": session.winnable,
         "played": session.played,
         # the "still winnable?" indicator's setting and the help given so far
@@ -209,5 +258,6 @@ def summary_view(game_id: str, session: Session) -> dict[str, Any]:
     }
 
 
-__all__ = ["BLOCKED_MESSAGE", "game_view", "games_catalogue", "movement_view", "next_deal",
+__all__ = ["BLOCKED_MESSAGE", "game_view", "games_catalogue", "lesson_view", "movement_view",
+           "next_deal",
            "replay_deal", "rules_view", "summary_view"]

@@ -5,6 +5,7 @@ import { action, api, gamePath, newGame, pauseOnLeave, sendIntent } from "./api.
 import { animateFrom, celebrate, dealAnimation, delaysFor, shake, snapshot } from "./animate.js";
 import * as dialogs from "./dialogs.js";
 import { attachKeyboard } from "./keyboard.js";
+import { lessonWon, showLesson } from "./lesson.js";
 import { cardName, cardsAt, isColumn, locate, placeName, setGame, state } from "./model.js";
 import { attachPointer } from "./pointer.js";
 import { $, $$, announce, cardCache, el, focusPile, markSelection, moveFocus, pileFor, piles, render, rovingTabindex, showStatus, tick } from "./render.js";
@@ -25,6 +26,7 @@ function enqueue(fn) {
 function apply(g, { before = null, animate = true, say = true } = {}) {
   const prev = state.game;
   setGame(g);
+  showLesson(g); // before drawing: a lesson's panel takes room beside the board
   render();
   const moves = g.action.movements;
   const busy = animate ? animateFrom(before, delaysFor(moves)) : 0;
@@ -41,7 +43,7 @@ function apply(g, { before = null, animate = true, say = true } = {}) {
   if (g.status === "won" && prev && prev.id === g.id && prev.status === "playing") {
     window.setTimeout(() => {
       sound("win");
-      celebrate(dialogs.showResults);
+      celebrate(g.lesson ? lessonWon : dialogs.showResults);
     }, busy + 120);
   }
   study.afterAnswer(g);
@@ -433,7 +435,7 @@ function boot() {
   }
   apply(g, { animate: false, say: false });
   study.showRating(g);
-  if (g.status === "won" || (g.status === "abandoned" && g.played)) dialogs.showResults();
+  if (!g.lesson && (g.status === "won" || (g.status === "abandoned" && g.played))) dialogs.showResults();
   window.setInterval(ping, g.rules.ping_every * 1000);
   el.board.dataset.ready = "true";
   el.app.dataset.ready = "true";

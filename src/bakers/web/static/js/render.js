@@ -295,13 +295,15 @@ export function tick() {
 
 export function updateChrome() {
   const g = state.game;
-  const bits = [g.daily ? `Daily deal ${g.daily}` : g.deal !== null ? `Deal ${g.deal}` : "Own position"];
+  const where = g.daily ? `Daily deal ${g.daily}` : g.deal !== null ? `Deal ${g.deal}` : "Own position";
+  const bits = [g.lesson ? `Lesson ${g.lesson.number}: ${g.lesson.title}` : where];
   if (g.practice) bits.push("Practice");
   else if (!g.daily) bits.push(g.level_label);
   if (g.rules.max_cells > 0) bits.push(`${g.cells} cell${g.cells === 1 ? "" : "s"}`);
   $("#title").textContent = g.title;
   $("#subtitle").textContent = bits.join(" · ");
-  document.title = `${g.title} ${g.daily ? "daily deal" : g.deal ? "#" + g.deal : ""} · bakers`.replace(/\s+/g, " ");
+  const what = g.lesson ? `lesson ${g.lesson.number}` : g.daily ? "daily deal" : g.deal ? "#" + g.deal : "";
+  document.title = `${g.title} ${what} · bakers`.replace(/\s+/g, " ");
   $("#s-moves").textContent = String(g.score.moves);
   $("#s-home").textContent = String(g.score.home);
   const playing = g.status === "playing";
