@@ -51,7 +51,7 @@ PLACE_FOUNDATION = 200
 # its first stage runs out, beam searches; then the best-first search resumed.
 # The native core is fast enough to give the first stage far more room.
 FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
-BEAMS = (300, 1000, 3000, 10_000)
+BEAMS = (300, 1000, 3000, 10_000, 30_000, 100_000)
 
 CardLine = list[tuple[int, int, int]]
 
