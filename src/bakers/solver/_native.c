@@ -1379,8 +1379,9 @@ static int parse_placed(const Rules *r, PyObject *columns, const char *cb, Py_ss
     return rc;
 }
 
-/* Beam widths from a sequence: at most ``max``, each 1 to 10,000,000. */
-static int parse_widths(PyObject *widths, int *out, int max)
+/* Beam widths from a sequence: at most ``max``, each 1 to 10,000,000, or 0
+ * where ``zero_ok`` (the portfolio's mark for "resume the complete search"). */
+static int parse_widths(PyObject *widths, int *out, int max, int zero_ok)
 {
     PyObject *seq = PySequence_Fast(widths, "widths must be a sequence");
     if (!seq)
@@ -1393,7 +1394,7 @@ static int parse_widths(PyObject *widths, int *out, int max)
     }
     for (int i = 0; i < n; i++) {
         out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (out[i] < 1 || out[i] > 10000000) {
+        if (out[i] < (zero_ok ? 0 : 1) || out[i] > 10000000) {
             Py_DECREF(seq);
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_ValueError, "beam width out of range");
@@ -1466,12 +1467,12 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     (void)self;
     PyObject *columns, *cells, *weights_t, *beams_t, *beam_w_t;
     int ncells, build, can_fill, supermoves;
-    long long first_stage, max_states;
+    long long first_stage, middle_stage, max_states;
     double timeout;
     long long max_mb;
-    if (!PyArg_ParseTuple(args, "OOiiiiOLOOLdL", &columns, &cells, &ncells, &build, &can_fill,
-                          &supermoves, &weights_t, &first_stage, &beams_t, &beam_w_t, &max_states,
-                          &timeout, &max_mb))
+    if (!PyArg_ParseTuple(args, "OOiiiiOLLOOLdL", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &weights_t, &first_stage, &middle_stage, &beams_t,
+                          &beam_w_t, &max_states, &timeout, &max_mb))
         return NULL;
     Rules r;
     if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
@@ -1485,7 +1486,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     int nbw = 0;
     int widths[16];
     Weights bws[8];
-    int nbeams = parse_widths(beams_t, widths, 16);
+    int nbeams = parse_widths(beams_t, widths, 16, 1);
     if (nbeams < 0)
         return NULL;
     PyObject *wseq = PySequence_Fast(beam_w_t, "beam weights must be a sequence");
@@ -1541,6 +1542,21 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
         } else if (status == ST_STAGE) {
             status = ST_STAGE;
             for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
+                if (widths[i] == 0) {
+                    /* the complete search resumed for a while between beams */
+                    long long until = b.states + (middle_stage > 0 ? middle_stage : 0);
+                    if (max_states >= 0 && until > max_states)
+                        until = max_states;
+                    status = bf_run(&bf, &b, until, kids);
+                    if (status == ST_WIN) {
+                        win = bf.win;
+                        win_store = &bf.store;
+                    } else if (status == ST_STAGE && max_states >= 0 && b.states >= max_states) {
+                        status = ST_LIMIT;
+                        b.limit = LIM_STATES;
+                    }
+                    continue;
+                }
                 for (int k = 0; k < nbw; k++) {
                     int st = beam(&r, &bws[k], &b, root, widths[i], &beam_store, &win, kids);
                     if (b.bytes > peak)
@@ -2072,7 +2088,7 @@ static PyObject *py_short(PyObject *self, PyObject *args)
     if (parse_position(&r, columns, cells, root, 0, NULL, NULL) < 0)
         return NULL;
     int widths[32];
-    int nw = parse_widths(widths_t, widths, 32);
+    int nw = parse_widths(widths_t, widths, 32, 0);
     if (nw < 0)
         return NULL;
     if (ub < 0 || prove_share < 0 || prove_share > 1) {

@@ -51,7 +51,11 @@ PLACE_FOUNDATION = 200
 # its first stage runs out, beam searches; then the best-first search resumed.
 # The native core is fast enough to give the first stage far more room.
 FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
-BEAMS = (300, 1000, 3000, 10_000, 30_000, 100_000)
+# Beam widths in turn; a 0 resumes the best-first search for MIDDLE_STAGE
+# more positions before the widest beams (some deals fall to one, some to
+# the other: Baker's Dozen 152 to the resumed search, 540 to the 100,000 beam).
+BEAMS = (300, 1000, 3000, 10_000, 0, 30_000, 100_000)
+MIDDLE_STAGE = 2_000_000
 
 CardLine = list[tuple[int, int, int]]
 
@@ -69,6 +73,7 @@ class Portfolio:
     first_stage: int
     beams: tuple[int, ...]
     beam_weights: tuple[Weights, ...]
+    middle_stage: int = MIDDLE_STAGE
 
     @classmethod
     def for_game(cls, game: Game) -> Portfolio:
@@ -151,7 +156,7 @@ def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
     cols, cells = position_args(board)
     status, limit, states, line, peak = _core.solve(
         cols, cells, *_rules_args(board.game), _weights(portfolio.weights),
-        portfolio.first_stage, list(portfolio.beams),
+        portfolio.first_stage, portfolio.middle_stage, list(portfolio.beams),
         [_weights(w) for w in portfolio.beam_weights],
         -1 if max_states is None else max_states,
         -1.0 if timeout is None else timeout,
