@@ -167,7 +167,7 @@ def fcs_per_process(game: str, first: int, last: int, cells: int) -> Run:
     boards = {d: subprocess.run([BOARD_MAKER, "-t", str(d)], check=True, capture_output=True,
                                 text=True).stdout for d in range(first, last + 1)}
     extra = [] if cells == 4 else ["--freecells-num", str(cells)]
-    cmd = [FCS, "-s", "-i", *FCS_ARGS[game], *extra, "-"]
+    cmd = [FCS, *FCS_ARGS[game], *extra, "-"]
     verdicts: dict[int, str] = {}
     iters = 0
     per: list[float] = []
