@@ -36,7 +36,7 @@ class RunsDb(Protocol):
 
 STOCK = 3  # proven winnable deals kept ready per game and cell count
 STOCK_TRIES = 40  # random deals one background refill may try
-RATED_TRIES = 60  # random deals rated at most when a level's band has no stored deal
+RATED_TRIES = 240  # random deals rated at most when a band has no stored deal (1 in 20 is expert)
 RATED_STOCK = 10  # stored deals of a band below which more are rated in the background
 RATING_BUDGET = 2.0
 
