@@ -180,7 +180,7 @@ class Table:
         self.store.close()
 
 
-def table_of(request: Request) -> Table:
+async def table_of(request: Request) -> Table:
     """The app's :class:`Table` (a FastAPI dependency)."""
     table: Table = request.app.state.table
     return table
