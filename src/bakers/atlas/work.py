@@ -14,7 +14,7 @@ import time
 
 from .. import __version__
 from ..board import Board
-from ..survey import Limits
+from ..survey import Limits, cpu_seconds
 from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, next_cells
 
@@ -110,7 +110,7 @@ def solve_one(game: str, cells: int, deal: int, limits: Limits,
     from ..solver import check_engine, solve
 
     board = Board.deal(game, deal, cells=cells)
-    start, cpu_start = time.perf_counter(), time.process_time()
+    start, cpu_start = time.perf_counter(), cpu_seconds()
     try:
         chosen = check_engine(engine if engine is not None else limits.engine)
         # a winning line is checked as in surveys: by the core's line checker
@@ -126,7 +126,7 @@ def solve_one(game: str, cells: int, deal: int, limits: Limits,
     won = result.verdict.value == WINNABLE
     return Attempt(game=game, cells=cells, deal=deal, verdict=result.verdict.value,
                    states=result.states, seconds=seconds,
-                   cpu_seconds=time.process_time() - cpu_start,
+                   cpu_seconds=cpu_seconds() - cpu_start,
                    moves=len(result.moves) if won else None, limit=result.limit or "",
                    engine=engine_label(result.engine), limits=limits)
 
