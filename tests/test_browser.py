@@ -578,6 +578,88 @@ def test_desktop_layout_keeps_one_row_of_big_cards(browser: Any, live_server: An
             table.shot(f"desktop-1366x768-{game.replace('_', '-')}.png")
 
 
+# Every visible control of the toolbar: its own box, and the box of what it
+# draws (its own box joined with the boxes of its text, which a label too
+# long for its button spills out of), two frames on.
+TOOLBAR_BOXES = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const box = r => ({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+  const controls = [...document.querySelectorAll('.toolbar > *')].filter(c => {
+    const r = c.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(c).visibility !== 'hidden';
+  });
+  return {
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth, innerHeight: window.innerHeight,
+    controls: controls.map(c => {
+      const own = box(c.getBoundingClientRect());
+      const drawn = {...own};
+      const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+        if (!t.textContent.trim()) continue;
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        for (const r of range.getClientRects()) {
+          if (!r.width || !r.height) continue;
+          drawn.left = Math.min(drawn.left, r.left); drawn.right = Math.max(drawn.right, r.right);
+          drawn.top = Math.min(drawn.top, r.top); drawn.bottom = Math.max(drawn.bottom, r.bottom);
+        }
+      }
+      return {name: c.id || c.className, text: c.textContent.trim(), own, drawn};
+    }),
+  };
+}"""
+
+
+def assert_toolbar_fits(boxes: dict[str, Any]) -> list[dict[str, Any]]:
+    """Nothing scrolls sideways; every toolbar control lies inside the
+    viewport, draws its label inside its own box, is a touch target of at
+    least 24×24 px, and overlaps no other control."""
+    width, height = boxes["innerWidth"], boxes["innerHeight"]
+    assert boxes["scrollWidth"] <= width
+    controls = boxes["controls"]
+    assert len(controls) >= 10, controls
+    for a, b in itertools.combinations(controls, 2):
+        p, q = a["drawn"], b["drawn"]
+        apart = (p["right"] <= q["left"] + 0.5 or q["right"] <= p["left"] + 0.5
+                 or p["bottom"] <= q["top"] + 0.5 or q["bottom"] <= p["top"] + 0.5)
+        assert apart, f"{a['name']} {p} overlaps {b['name']} {q}"
+    for c in controls:
+        own, drawn = c["own"], c["drawn"]
+        assert drawn["left"] >= 0 and drawn["right"] <= width, c
+        assert drawn["top"] >= 0 and drawn["bottom"] <= height, c
+        assert own["right"] - own["left"] >= 24 and own["bottom"] - own["top"] >= 24, c
+        assert (drawn["left"] >= own["left"] - 0.5 and drawn["right"] <= own["right"] + 0.5
+                and drawn["top"] >= own["top"] - 0.5 and drawn["bottom"] <= own["bottom"] + 0.5), \
+            f"the label of {c['name']} spills out of it: {c}"
+    return controls
+
+
+def test_phone_toolbar_controls_fit_without_overlap(browser: Any, live_server: Any) -> None:
+    """At 390×844 the ten toolbar controls of every game show their whole
+    icon and label, none over another, all on screen; Resume, the longest
+    label of the pause button, too. At 1366×768 they stay in one row."""
+    with open_table(browser, live_server, **PHONE) as table:
+        page = table.page
+        for game, deal in (("bakers_game", 617), ("freecell", 1), ("bakers_dozen", 1)):
+            table.open(f"/play/{game}/{deal}")
+            controls = assert_toolbar_fits(page.evaluate(TOOLBAR_BOXES))
+            assert {c["name"] for c in controls} >= {
+                "btn-undo", "btn-redo", "btn-hint", "btn-solution", "btn-restart", "btn-new",
+                "toggle", "btn-pause", "btn-settings", "btn-help"}
+            table.shot(f"toolbar-phone-390x844-{game.replace('_', '-')}.png")
+        page.click("#btn-pause")
+        sync_api.expect(page.locator("#btn-pause .lbl")).to_have_text("Resume")
+        assert_toolbar_fits(page.evaluate(TOOLBAR_BOXES))
+        page.click("#btn-pause")
+        sync_api.expect(page.locator("#btn-pause .lbl")).to_have_text("Pause")
+    with open_table(browser, live_server, viewport={"width": 1366, "height": 768}) as table:
+        for game, deal in (("bakers_game", 617), ("freecell", 1), ("bakers_dozen", 1)):
+            table.open(f"/play/{game}/{deal}")
+            controls = assert_toolbar_fits(table.page.evaluate(TOOLBAR_BOXES))
+            assert len({round(c["own"]["top"]) for c in controls}) == 1, game
+
+
 # --- icons ----------------------------------------------------------------------------------
 
 def png_size(data: bytes) -> tuple[int, int]:
