@@ -65,9 +65,10 @@ def shuffled_pack(deal: int) -> list[Card]:
     cards = list(range(52))
     left = 52
     order: list[Card] = []
+    pack = Card.from_index
     for r in _random_stream(deal):
         j = r % left
-        order.append(Card.from_index(cards[j]))
+        order.append(pack(cards[j]))
         left -= 1
         cards[j] = cards[left]
     return order

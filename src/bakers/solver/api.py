@@ -38,12 +38,21 @@ from .engine import (
     tables,
 )
 from .native import AVAILABLE as NATIVE_AVAILABLE
-from .native import Portfolio, as_moves, check_line, play_line, play_line_places, short_search
+from .native import (
+    Portfolio,
+    as_moves,
+    check_line,
+    placed_player_moves,
+    play_line,
+    play_line_places,
+    short_search,
+)
 from .native import search as native_search
 
 LINES = ("fast", "short")
 SHORT_SECONDS = 2.0   # the short search's time when no timeout is given
-HINT_SHORT_SECONDS = 0.03  # and within a hint
+HINT_SHORT_SECONDS = 0.03  # and within a hint,
+HINT_SHORT_UNTIL = 0.04  # ending this long after the hint was asked for at the latest
 
 
 def player_moves(moves: tuple[Move, ...]) -> int:
@@ -422,7 +431,8 @@ def solve(board: Board, *, timeout: float | None = None,
           texts: bool = True,
           check: str = "rules",
           lines: str = "fast",
-          short_seconds: float | None = None) -> SolveResult:
+          short_seconds: float | None = None,
+          short_until: float | None = None) -> SolveResult:
     """Decide whether ``board``'s current position can be won.
 
     Works for every game and cell count, on either engine (``native``, the
@@ -442,8 +452,10 @@ def solve(board: Board, *, timeout: float | None = None,
     do not go to a foundation; a run moved at once counts one) with the time
     left — ``short_seconds``, or what remains of ``timeout``, or 2 s —
     and says whether it proved the line shortest (``optimal``) and the lower
-    bound it reached. The Python engine has no short search: it answers with
-    its fast line, ``optimal`` false.
+    bound it reached; ``short_until`` (seconds from the call) ends it sooner
+    when the fast search took long, so that a hint never waits on both. The
+    Python engine has no short search: it answers with its fast line,
+    ``optimal`` false.
 
     :raises ValueError: an unknown engine, a limit that is not finite and
         positive, or a malformed position.
@@ -476,6 +488,8 @@ def solve(board: Board, *, timeout: float | None = None,
             spent = time.perf_counter() - start
             short_time = (short_seconds if short_seconds is not None
                           else timeout - spent if timeout is not None else SHORT_SECONDS)
+            if short_until is not None:
+                short_time = min(short_time, short_until - spent)
             upper = sum(1 for _, _, dst in card_line if dst != -1)
             if short_time > 0.0005:
                 short = short_search(board, upper, timeout=short_time, max_states=max_states,
@@ -504,6 +518,7 @@ def solve(board: Board, *, timeout: float | None = None,
             placed, placed_singles = play_line_places(board, card_line)
             ok = check_line(board, placed_singles)
             moves, singles = as_moves(placed), as_moves(placed_singles)
+            count = placed_player_moves(placed)
         elif texts:
             moves, singles = make_line()
             replayed = _replay_texts(board, moves)
@@ -521,7 +536,8 @@ def solve(board: Board, *, timeout: float | None = None,
         return SolveResult(Verdict.UNKNOWN, states=states,
                            seconds=time.perf_counter() - start,
                            limit=f"internal check failed: {problem}", engine=engine)
-    count = player_moves(moves)
+    if check != "core":
+        count = player_moves(moves)
     if lower_bound is not None and lower_bound > count:
         optimal, lower_bound = False, None  # never claim what the line contradicts
     optimal = optimal and lower_bound == count
@@ -537,7 +553,8 @@ def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintRe
     if board.is_won():
         return HintResult(Verdict.WINNABLE, None, "the game is already won")
     result = solve(board, timeout=budget, engine=engine, lines="short",
-                   short_seconds=min(HINT_SHORT_SECONDS, budget))
+                   short_seconds=min(HINT_SHORT_SECONDS, budget),
+                   short_until=HINT_SHORT_UNTIL)
     if result.verdict is Verdict.WINNABLE:
         move = result.moves[0]
         return HintResult(Verdict.WINNABLE, move,

@@ -27,6 +27,7 @@ import importlib
 from types import ModuleType
 
 from ..board import Board
+from ..cards import Card
 from ..games import Build, EmptyColumn, Game, RunMoves
 from ..notation import Move, Place
 from .engine import BEAM_WEIGHTS, WEIGHTS, Weights
@@ -118,6 +119,9 @@ def position_args(board: Board) -> tuple[list[bytes], bytes]:
     return args
 
 
+_CARD_INDEX = {card: card.index for card in map(Card.from_index, range(52))}
+
+
 def checked_position_args(board: Board) -> tuple[list[bytes], bytes]:
     """The board's columns and cells as card-index bytes, after checking the
     position whole: 52 distinct cards, each in play or home, and the
@@ -127,8 +131,9 @@ def checked_position_args(board: Board) -> tuple[list[bytes], bytes]:
     game = board.game
     if len(pos.columns) != game.columns or len(pos.cells) != game.cells:
         raise ValueError("the position does not fit the game's columns and cells")
-    cols = [bytes(c.index for c in col) for col in pos.columns]
-    cells = bytes(c.index for c in pos.cells if c is not None)
+    index = _CARD_INDEX.__getitem__
+    cols = [bytes(map(index, col)) for col in pos.columns]
+    cells = bytes([index(c) for c in pos.cells if c is not None])
     seen = bytearray(52)
     for part in (*cols, cells):
         for c in part:
@@ -273,8 +278,15 @@ def check_line(board: Board, singles: Placed) -> bool:
 
 
 def as_moves(placed: Placed) -> tuple[Move, ...]:
-    cache = _MOVES
-    return tuple([cache[m] if m in cache else _move(*m) for m in placed])
+    try:
+        return tuple(map(_MOVES.__getitem__, placed))
+    except KeyError:
+        return tuple([_MOVES[m] if m in _MOVES else _move(*m) for m in placed])
+
+
+def placed_player_moves(placed: Placed) -> int:
+    """Moves of ``placed`` that do not go to a foundation."""
+    return len(placed) - [dst for _, dst, _ in placed].count(PLACE_FOUNDATION)
 
 
 def play_line(board: Board, line: CardLine) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
