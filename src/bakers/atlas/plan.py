@@ -64,10 +64,13 @@ def bounds(solved: Mapping[int, str]) -> tuple[int, int]:
     :raises AtlasError: when the verdicts contradict monotonicity (a loss with
         more cells than a win), which only a solver bug can cause.
     """
-    wins = [k for k, v in solved.items() if v == WINNABLE]
-    losses = [k for k, v in solved.items() if v == IMPOSSIBLE]
-    lo = max(losses) + 1 if losses else 0
-    hi = min(wins) if wins else NEVER
+    lo, hi = 0, NEVER
+    for k, v in solved.items():
+        if v == WINNABLE:
+            if k < hi:
+                hi = k
+        elif v == IMPOSSIBLE and k >= lo:
+            lo = k + 1
     if lo > hi:
         raise AtlasError(f"the solver's verdicts contradict each other: impossible with "
                          f"{lo - 1} cells but winnable with {hi}")
@@ -78,15 +81,14 @@ def infer(solved: Mapping[int, str], cells: Iterable[int]) -> dict[int, tuple[st
     """The verdict at each of ``cells`` that the solved verdicts decide, with
     the cell count it follows from (itself when it was solved)."""
     lo, hi = bounds(solved)
-    wins = [k for k, v in solved.items() if v == WINNABLE]
-    losses = [k for k, v in solved.items() if v == IMPOSSIBLE]
     out: dict[int, tuple[str, int]] = {}
     for k in cells:
-        if solved.get(k) in (WINNABLE, IMPOSSIBLE):
-            out[k] = (solved[k], k)
-        elif k >= hi and wins:
+        verdict = solved.get(k)
+        if verdict in (WINNABLE, IMPOSSIBLE):
+            out[k] = (verdict, k)
+        elif hi < NEVER and k >= hi:  # a win with hi cells
             out[k] = (WINNABLE, hi)
-        elif k < lo and losses:
+        elif k < lo:  # a loss with lo - 1 cells
             out[k] = (IMPOSSIBLE, lo - 1)
     return out
 
