@@ -5,9 +5,9 @@ budget (a retry under a larger budget is a new row; the same call made again
 replaces its row). ``results`` holds the table itself, one row per game,
 cells and deal requested: the verdict, and whether it was solved there or
 follows by monotonicity from the count named in ``source_cells``. Only the
-process that runs the atlas writes the file, one transaction per finished
-chunk, so a killed run loses only the chunks in flight and two runs never
-duplicate a row.
+process that runs the atlas writes the file, whole finished chunks at a time
+(those that finished together in one transaction), so a killed run loses
+only the chunks not yet written and two runs never duplicate a row.
 """
 
 from __future__ import annotations
@@ -73,6 +73,11 @@ class Known:
     rows: set[int]
 
 
+# an attempt as the table rows need it: cells, verdict, states, seconds,
+# engine, budget
+_Tried = tuple[int, str, int, float, str, str]
+
+
 @dataclasses.dataclass(frozen=True)
 class ResultRow:
     game: str
@@ -83,6 +88,7 @@ class ResultRow:
     source_cells: int
     states: int
     seconds: float
+    previous: str | None = None  # as written: the verdict the row had before, if any
 
 
 class AtlasStore:
@@ -184,21 +190,74 @@ class AtlasStore:
         """Store a finished chunk: its attempts, then the table rows of each
         of its ``(game, deal, requested cells)``, in one transaction. Returns
         the rows written."""
+        return self.record_many(run, [(attempts, deals)])
+
+    def record_many(self, run: int,
+                    chunks: Iterable[tuple[Iterable[Attempt],
+                                           Iterable[tuple[str, int, tuple[int, ...]]]]]
+                    ) -> list[ResultRow]:
+        """Store several finished chunks, each as :meth:`record` does, all in
+        one transaction: the file has every one of them or none. Returns the
+        rows written."""
         written: list[ResultRow] = []
+        with self.db:
+            for attempts, deals in chunks:
+                written.extend(self._record(run, list(attempts), deals))
+        return written
+
+    def _record(self, run: int, attempts: list[Attempt],
+                deals: Iterable[tuple[str, int, tuple[int, ...]]]) -> list[ResultRow]:
+        """One chunk, inside the caller's transaction. When the file holds
+        neither attempts nor rows for any deal in the span of a game's deals
+        (the usual case: a range solved for the first time), the rows follow
+        from the chunk's own attempts and nothing is read back."""
         by_game: dict[str, list[tuple[int, tuple[int, ...]]]] = {}
         for game, deal, cells in deals:
             by_game.setdefault(game, []).append((deal, cells))
-        with self.db:
-            self.db.executemany(
-                "INSERT OR REPLACE INTO attempts VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(a.game, a.cells, a.deal, a.engine, budget_key(a.limits),
-                  a.limits.max_states, a.limits.timeout, a.limits.max_memory_mb,
-                  a.verdict, a.states, a.seconds, a.cpu_seconds, a.moves, a.limit, run)
-                 for a in attempts])
-            for game, wanted in by_game.items():
+        fresh = {game for game, wanted in by_game.items()
+                 if not self._holds(game, min(d for d, _ in wanted), max(d for d, _ in wanted))}
+        keys: dict[int, str] = {}  # budget keys by id(limits): attempts share a few
+        rows: list[tuple[Any, ...]] = []
+        for a in attempts:
+            budget = keys.get(id(a.limits))
+            if budget is None:
+                budget = keys[id(a.limits)] = budget_key(a.limits)
+            rows.append((a.game, a.cells, a.deal, a.engine, budget, a.limits.max_states,
+                         a.limits.timeout, a.limits.max_memory_mb, a.verdict, a.states,
+                         a.seconds, a.cpu_seconds, a.moves, a.limit, run))
+        self.db.executemany("INSERT OR REPLACE INTO attempts VALUES "
+                            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        written: list[ResultRow] = []
+        for game, wanted in by_game.items():
+            if game in fresh:
+                # the game's attempts as the file now has them: a call made
+                # twice, the last one (inserted last), in the order the file
+                # reads them back (by budget)
+                latest: dict[tuple[int, int, str, str], Attempt] = {}
+                for a in attempts:
+                    if a.game == game:
+                        key = (a.deal, a.cells, a.engine, keys[id(a.limits)])
+                        latest.pop(key, None)
+                        latest[key] = a
+                mine = list(latest.values())
+                if len(set(keys.values())) > 1:
+                    mine.sort(key=lambda a: (a.limits.max_states is None,
+                                             a.limits.max_states or 0))
+                own: dict[int, list[_Tried]] = {}
+                for a in mine:
+                    own.setdefault(a.deal, []).append(
+                        (a.cells, a.verdict, a.states, a.seconds, a.engine, keys[id(a.limits)]))
+                written.extend(self._write_results(game, wanted, own, {}))
+            else:
                 written.extend(self._update_results(game, wanted))
         return written
+
+    def _holds(self, game: str, first: int, last: int) -> bool:
+        """Whether the file has an attempt or a row of ``game`` for a deal
+        ``first``–``last``."""
+        return any(self.db.execute(
+            f"SELECT 1 FROM {table} WHERE game = ? AND deal BETWEEN ? AND ? LIMIT 1",
+            (game, first, last)).fetchone() for table in ("attempts", "results"))
 
     def _update_results(self, game: str, deals: list[tuple[int, tuple[int, ...]]]
                         ) -> list[ResultRow]:
@@ -207,45 +266,54 @@ class AtlasStore:
         the attempts and rows of the whole span of deals at once."""
         first = min(deal for deal, _ in deals)
         last = max(deal for deal, _ in deals)
-        attempts: dict[int, list[tuple[int, str, int, float, str, str]]] = {}
+        attempts: dict[int, list[_Tried]] = {}
         for deal, *rest in self.db.execute(
                 "SELECT deal, cells, verdict, states, seconds, engine, budget FROM attempts "
                 "WHERE game = ? AND deal BETWEEN ? AND ? "
                 "ORDER BY deal, max_states IS NULL, max_states, rowid", (game, first, last)):
             attempts.setdefault(deal, []).append(tuple(rest))
-        have: dict[int, set[int]] = {}
-        for deal, k in self.db.execute(
-                "SELECT deal, cells FROM results WHERE game = ? AND deal BETWEEN ? AND ?",
+        have: dict[int, dict[int, str]] = {}
+        for deal, k, verdict in self.db.execute(
+                "SELECT deal, cells, verdict FROM results WHERE game = ? AND deal BETWEEN ? AND ?",
                 (game, first, last)):
-            have.setdefault(deal, set()).add(k)
+            have.setdefault(deal, {})[k] = verdict
+        return self._write_results(game, deals, attempts, have)
+
+    def _write_results(self, game: str, deals: list[tuple[int, tuple[int, ...]]],
+                       attempts: dict[int, list[_Tried]], have: dict[int, dict[int, str]]
+                       ) -> list[ResultRow]:
+        """Write the table rows of ``deals`` (the requested cells and those in
+        ``have``, the rows the table has, with their verdicts) from each
+        deal's attempts, ordered by budget, the largest last."""
         rows: list[tuple[Any, ...]] = []
         out: list[ResultRow] = []
         for deal, cells in deals:
-            solved: dict[int, tuple[str, int, float, str, str]] = {}
-            unknown: dict[int, tuple[str, int, float, str, str]] = {}
-            for k, verdict, states, seconds, engine, budget in attempts.get(deal, []):
-                (unknown if verdict == UNKNOWN else solved)[k] = (verdict, states, seconds,
-                                                                  engine, budget)
-            wanted = sorted(set(cells) | have.get(deal, set()))
+            solved: dict[int, _Tried] = {}
+            unknown: dict[int, _Tried] = {}
+            for attempt in attempts.get(deal, ()):
+                (unknown if attempt[1] == UNKNOWN else solved)[attempt[0]] = attempt
+            old = have.get(deal)
+            wanted = sorted(set(cells).union(old)) if old else sorted(cells)
             try:
-                decided = infer({k: v[0] for k, v in solved.items()}, wanted)
+                decided = infer({k: a[1] for k, a in solved.items()}, wanted)
             except AtlasError as exc:
                 raise AtlasError(f"{game} deal {deal}: {exc}") from None
             for k in wanted:
                 if k in decided:
                     verdict, source = decided[k]
-                    _, states, seconds, engine, budget = solved[source]
+                    _, _, states, seconds, engine, budget = solved[source]
                     how = "solved" if source == k else "inferred"
                     if how == "inferred":
                         states, seconds = 0, 0.0
                 elif k in unknown:  # the attempt with the largest budget (last in order)
-                    verdict, states, seconds, engine, budget = unknown[k]
+                    _, verdict, states, seconds, engine, budget = unknown[k]
                     how, source = "solved", k
                 else:
                     continue
                 rows.append((game, k, deal, verdict, how, source, states, seconds, engine,
                              budget))
-                out.append(ResultRow(game, k, deal, verdict, how, source, states, seconds))
+                out.append(ResultRow(game, k, deal, verdict, how, source, states, seconds,
+                                     old.get(k) if old else None))
         self.db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             rows)
         return out
