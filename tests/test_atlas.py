@@ -7,14 +7,16 @@ mid-run) giving the same table as a run in this process."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import os
+import random
 import signal
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
@@ -25,8 +27,17 @@ from bakers.atlas import AtlasError, Request, open_store, parse_cells, parse_dea
 from bakers.atlas import work as atlas_work
 from bakers.atlas.plan import NEVER, bounds, fewest_cells, infer, next_cells, prior
 from bakers.atlas.report import PUBLISHED, gather, html_page, markdown, z_score
-from bakers.atlas.run import InlineExecutor
-from bakers.atlas.work import Attempt, DealJob, budget_key, covers, plan_deal
+from bakers.atlas.run import (
+    FIRST_CHUNK,
+    MAX_CHUNK,
+    TASK_SECONDS,
+    ChunkSizes,
+    Finished,
+    InlineExecutor,
+    chunk_size,
+)
+from bakers.atlas.store import AtlasStore, ResultRow
+from bakers.atlas.work import Attempt, Chunk, DealJob, budget_key, covers, plan_deal
 from bakers.board import Board
 from bakers.cli import main
 from bakers.solver import default_engine, solve
@@ -271,6 +282,196 @@ def test_what_one_engine_leaves_unknown_goes_to_the_other(tmp_path: Path) -> Non
         engines = {r[0].split()[0] for r in store.db.execute("SELECT engine FROM attempts")}
         assert engines == {"native", "python"}
         assert run_atlas(store, ask, InlineExecutor()).solves == 0
+
+
+# --- the client's own costs: chunk sizes, batched writes ---------------------------
+
+def threshold(game: str, deal: int) -> int:
+    """The fewest cells that win ``deal`` in the fake solver below."""
+    return (deal * 7 + len(game)) % (NEVER + 1)
+
+
+@pytest.fixture
+def fake_solver(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int, int]]:
+    """A solver that knows every deal's threshold at once (and leaves the
+    cell count 6 unknown), taking 0.3 ms a solve by its own account; returns
+    the list of its calls."""
+    calls: list[tuple[str, int, int]] = []
+
+    def fake(game: str, cells: int, deal: int, limits: Limits,
+             engine: str | None = None) -> Attempt:
+        calls.append((game, cells, deal))
+        verdict = ("unknown" if cells == 6 else
+                   "winnable" if cells >= threshold(game, deal) else "impossible")
+        return Attempt(game, cells, deal, verdict, 100, 0.0003, 0.0003, None, "",
+                       f"{default_engine()} fake", limits)
+
+    monkeypatch.setattr(atlas_work, "solve_one", fake)
+    return calls
+
+
+def test_chunk_sizes_follow_the_solver_pace() -> None:
+    """Small ranges keep small tasks; a large one has tasks of about
+    ``TASK_SECONDS`` of solver time, between 1 and ``MAX_CHUNK`` deals."""
+    assert chunk_size(request(1, 6), 2) == 1
+    assert chunk_size(request(1, 1000), 2) == 63
+    assert chunk_size(request(1, 1_000_000), 2) == MAX_CHUNK
+    assert chunk_size(request(1, 1_000_000, chunk=7), 2) == 7
+    sizes = ChunkSizes(MAX_CHUNK)
+    assert sizes("freecell") == FIRST_CHUNK
+    jobs = tuple(DealJob("freecell", d, (4,)) for d in range(1, 21))
+
+    def attempts(seconds: float) -> list[Attempt]:
+        return [Attempt("freecell", 4, job.deal, "winnable", 1, seconds, seconds, None, "",
+                        "fake 1", LIMITS) for job in jobs]
+
+    sizes.observe(Chunk(jobs, LIMITS), attempts(0.0003))  # fast deals: the largest tasks
+    assert sizes("freecell") == MAX_CHUNK
+    assert sizes("bakers_dozen") == FIRST_CHUNK  # a game's pace is its own
+    sizes.observe(Chunk(jobs, LIMITS), attempts(0.5))  # slow ones: a few deals a task
+    assert sizes("freecell") == int(TASK_SECONDS * 40 / (20 * 0.0003 + 20 * 0.5))
+    sizes.observe(Chunk(jobs, LIMITS), attempts(60.0))
+    assert sizes("freecell") == 1
+    assert ChunkSizes(1, fixed=True)("freecell") == 1
+    assert ChunkSizes(5)("freecell") == 5
+
+
+def test_a_large_range_goes_in_large_chunks(tmp_path: Path,
+                                            fake_solver: list[tuple[str, int, int]]) -> None:
+    with open_store(tmp_path / "large.sqlite") as store:
+        summary = run_atlas(store, request(1, 20_000, games=("freecell",), cells=(4,)),
+                            InlineExecutor())
+        assert summary.solves == 20_000 == len(fake_solver)
+        assert summary.chunks <= 12  # 20 deals, then 2,000 at a time
+        assert store.count_done("freecell", 4, 1, 20_000)["winnable"] == sum(
+            threshold("freecell", d) <= 4 for d in range(1, 20_001))
+
+
+class BatchOf3:
+    """Chunks solved in this process, handed back three at a time, as a busy
+    client receives them from a cluster."""
+
+    workers = 2
+
+    def __init__(self) -> None:
+        self.handed: list[list[Chunk]] = []
+
+    def batches(self, chunks: Iterator[Chunk]) -> Iterator[list[Finished]]:
+        batch: list[Finished] = []
+        for chunk in chunks:
+            batch.append((chunk, atlas_work.solve_chunk(chunk)))
+            if len(batch) == 3:
+                self.handed.append([c for c, _ in batch])
+                yield batch
+                batch = []
+        if batch:
+            self.handed.append([c for c, _ in batch])
+            yield batch
+
+
+def test_batched_writes_resume_with_every_written_chunk_exactly_once(
+        tmp_path: Path, fake_solver: list[tuple[str, int, int]]) -> None:
+    """Three chunks per transaction: a run killed while writing its second
+    batch leaves the first batch whole and nothing of the second; the same
+    command then solves only what is missing, and the table is a clean
+    run's."""
+    ask = request(1, 60, games=("freecell", "bakers_game"), cells=(2, 3, 4, 5, 6), chunk=4)
+
+    class Killed(Exception):
+        pass
+
+    class KilledStore(AtlasStore):
+        """Dies after the first chunk of its second batch is in the file."""
+
+        def __init__(self, path: Path) -> None:
+            super().__init__(path)
+            self.chunks = 0
+
+        def _record(self, run: int, attempts: list[Attempt],
+                    deals: Iterable[tuple[str, int, tuple[int, ...]]]) -> list[ResultRow]:
+            if self.chunks == 4:
+                raise Killed
+            self.chunks += 1
+            return super()._record(run, attempts, deals)
+
+    path = tmp_path / "killed.sqlite"
+    executor = BatchOf3()
+    with KilledStore(path) as store, pytest.raises(Killed):
+        run_atlas(store, ask, executor)
+    made = len(fake_solver)
+    with sqlite3.connect(path) as db:
+        before = db.execute("SELECT game, cells, deal, budget FROM attempts").fetchall()
+        rows = db.execute("SELECT game, deal FROM results").fetchall()
+    assert len(executor.handed) == 2
+    first_batch = {(job.game, job.deal) for chunk in executor.handed[0] for job in chunk.jobs}
+    assert len(first_batch) == 12
+    assert {(g, d) for g, _, d, _ in before} == {(g, d) for g, d in rows} == first_batch
+    del fake_solver[:]
+    with open_store(path) as store:
+        run_atlas(store, ask, BatchOf3())
+    with sqlite3.connect(path) as db:
+        after = db.execute("SELECT game, cells, deal, budget, run FROM attempts").fetchall()
+    assert {key for key in after if key[4] == 1} == {(*key, 1) for key in before}
+    assert not {(g, k, d) for g, k, d, _ in before} & set(fake_solver)  # none made again
+    assert len(before) + len(fake_solver) == len(after) < made + len(fake_solver)
+    clean = tmp_path / "clean.sqlite"
+    with open_store(clean) as store:
+        run_atlas(store, ask, InlineExecutor())
+    assert table(path) == table(clean)
+
+
+def test_rows_from_a_chunks_own_attempts_are_the_rows_read_back(tmp_path: Path) -> None:
+    """Deals the file knew nothing of get their rows from the chunk's own
+    attempts, without reading them back: the same rows, to the field, as
+    rewriting them from the file."""
+    rng = random.Random(7)
+    small, large = LIMITS, Limits(timeout=None, max_states=30_000_000, max_memory_mb=2048)
+    with open_store(tmp_path / "rows.sqlite") as store:
+        run = store.start_run({})
+        for n in range(40):
+            deals = range(100 * n + 1, 100 * n + 1 + rng.randint(1, 30))
+            attempts: list[Attempt] = []
+            wanted: list[tuple[str, int, tuple[int, ...]]] = []
+            for deal in deals:
+                cells = tuple(sorted(rng.sample(range(9), rng.randint(1, 9))))
+                wanted.append(("bakers_game", deal, cells))
+                fewest = rng.randint(0, NEVER)
+                for k in rng.sample(range(9), rng.randint(0, 4)):
+                    for limits in rng.sample([small, large], rng.randint(1, 2)):
+                        for _ in range(rng.choice([1, 1, 1, 2])):  # the same call twice
+                            verdict = rng.choice(["unknown", "winnable" if k >= fewest
+                                                  else "impossible"])
+                            attempts.append(Attempt("bakers_game", k, deal, verdict,
+                                                    rng.randint(1, 10**6), rng.random(),
+                                                    rng.random(), None, "", "fake 1", limits))
+            fresh = store.record(run, attempts, wanted)
+            with store.db:
+                again = store._update_results("bakers_game", [(d, c) for _, d, c in wanted])
+            assert all(row.previous is None for row in fresh)
+            assert fresh == [dataclasses.replace(row, previous=None) for row in again]
+            assert all(row.previous == row.verdict for row in again)
+
+
+def test_rows_tell_their_previous_verdict(tmp_path: Path) -> None:
+    """Counting the rows each write reports (less the verdicts they replace)
+    gives the file's counts: the progress bars need not count the file."""
+    tiny = Limits(timeout=None, max_states=50, max_memory_mb=2048)
+    with open_store(tmp_path / "counts.sqlite") as store:
+        counts = {k: store.count_done("freecell", k, 1, 4) for k in range(9)}
+
+        def on_rows(rows: list[ResultRow]) -> None:
+            for row in rows:
+                counts[row.cells][row.verdict] += 1
+                if row.previous is not None:
+                    counts[row.cells][row.previous] -= 1
+
+        for ask in (request(1, 4, games=("freecell",), cells=(4,), limits=tiny),
+                    request(1, 4, games=("freecell",), cells=(3, 4, 5), limits=tiny,
+                            retry=LIMITS),
+                    request(1, 4, games=("freecell",), cells=(2, 3))):
+            run_atlas(store, ask, InlineExecutor(), on_rows=on_rows)
+            assert counts == {k: store.count_done("freecell", k, 1, 4) for k in range(9)}
+        assert sum(counts[4].values()) == 4 and counts[4]["unknown"] == 0
 
 
 # --- report and export ---------------------------------------------------------------

@@ -21,6 +21,7 @@ import importlib
 import logging
 import math
 import os
+import pickle
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
@@ -29,21 +30,28 @@ from ..survey import Limits
 from .errors import AtlasError
 from .plan import UNKNOWN, game_cells, next_cells
 from .store import AtlasStore, Known, ResultRow
-from .work import Attempt, Chunk, DealJob, budget_key, covers, solve_chunk
+from .work import Attempt, Chunk, DealJob, budget_key, covers, solve_chunk, solve_packed
 
 BLOCK = 1000  # deals read from the file at a time when planning
+MAX_CHUNK = 2000  # deals per task at most, unless --chunk says otherwise
+FIRST_CHUNK = 20  # deals per task until some of a game's tasks are back
+TASK_SECONDS = 2.0  # solver time per task aimed at once a game's pace is known
 WORKER_DIED = "worker died"
 
 
+Finished = tuple[Chunk, list[Attempt]]
+
+
 class Executor(Protocol):
-    """Runs chunks somewhere and yields each with its attempts as it finishes
-    (in any order)."""
+    """Runs chunks somewhere and yields them with their attempts as they
+    finish (in any order), in batches: every chunk that finished since the
+    last batch, so that a busy client writes several at once."""
 
     @property
     def workers(self) -> int:
         ...
 
-    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
+    def batches(self, chunks: Iterator[Chunk]) -> Iterator[list[Finished]]:
         ...
 
 
@@ -54,14 +62,20 @@ class InlineExecutor:
     def workers(self) -> int:
         return 1
 
-    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
+    def batches(self, chunks: Iterator[Chunk]) -> Iterator[list[Finished]]:
         for chunk in chunks:
-            yield chunk, solve_chunk(chunk)
+            yield [(chunk, solve_chunk(chunk))]
+
+    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[Finished]:
+        for batch in self.batches(chunks):
+            yield from batch
 
 
 class DaskExecutor:
     """Chunks as tasks on a ``dask.distributed`` client, a few per worker in
-    flight at a time so that a huge range costs no memory up front.
+    flight at a time so that a huge range costs no memory up front. The
+    window is refilled as soon as chunks finish, before the client writes
+    them, so that the workers never wait on the file.
 
     A chunk whose workers keep dying (Dask gives up after its
     ``allowed-failures`` retries, raising ``KilledWorker``) is split into one
@@ -77,7 +91,7 @@ class DaskExecutor:
     def workers(self) -> int:
         return max(1, len(self.client.scheduler_info(n_workers=-1).get("workers", {})))
 
-    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[tuple[Chunk, list[Attempt]]]:
+    def batches(self, chunks: Iterator[Chunk]) -> Iterator[list[Finished]]:
         dist = _distributed()
         as_completed, killed_worker = dist.as_completed, dist.KilledWorker
         window = self.workers * self.per_worker
@@ -86,7 +100,8 @@ class DaskExecutor:
         in_flight: dict[str, Chunk] = {}
 
         def submit(chunk: Chunk) -> None:
-            future = self.client.submit(solve_chunk, chunk, pure=False)
+            future = self.client.submit(solve_packed, pickle.dumps(chunk, protocol=5),
+                                        pure=False)
             in_flight[future.key] = chunk
             done_iter.add(future)
 
@@ -98,21 +113,42 @@ class DaskExecutor:
                 submit(chunk)
 
         fill()
-        for future in done_iter:
-            chunk = in_flight.pop(future.key)
+        while in_flight:
             try:
-                attempts = future.result()
-            except killed_worker:
-                if len(chunk.jobs) > 1:
-                    pending.extend(Chunk((job,), chunk.limits, chunk.tier, chunk.engine)
-                                   for job in reversed(chunk.jobs))
-                else:
-                    yield chunk, died(chunk)
-            else:
-                yield chunk, attempts
+                futures = done_iter.next_batch(block=True)
+            except StopIteration:  # pragma: no cover - nothing left in flight
+                break
+            batch: list[Finished] = []
+            finished = [f for f in futures if f.status == "finished"]
+            try:
+                try:  # the finished ones in one round trip
+                    values = self.client.gather(finished) if finished else []
+                except Exception:  # lost since: each on its own, below
+                    finished, values = [], []
+                for future, value in zip(finished, values, strict=True):
+                    batch.append((in_flight.pop(future.key), pickle.loads(value)))
+                for future in futures:
+                    if future.key not in in_flight:
+                        continue
+                    chunk = in_flight.pop(future.key)
+                    try:
+                        batch.append((chunk, pickle.loads(future.result())))
+                    except killed_worker:
+                        if len(chunk.jobs) > 1:
+                            pending.extend(dataclasses.replace(chunk, jobs=(job,))
+                                           for job in reversed(chunk.jobs))
+                        else:
+                            batch.append((chunk, died(chunk)))
             finally:
-                future.release()
+                for future in futures:
+                    future.release()
             fill()
+            if batch:
+                yield batch
+
+    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[Finished]:
+        for batch in self.batches(chunks):
+            yield from batch
 
 
 def died(chunk: Chunk) -> list[Attempt]:
@@ -229,12 +265,48 @@ def tried_cells(known: Known | None, tier: Tier, retry: bool, run: int) -> set[i
 
 
 def chunk_size(request: Request, workers: int) -> int:
-    """Deals per task: the requested size, or enough tasks for about 8 per
-    worker and game, at most 100 deals each."""
+    """Deals per task at most: the requested size, or enough tasks for about
+    8 per worker and game, at most ``MAX_CHUNK`` deals each."""
     if request.chunk is not None:
         return request.chunk
     deals = request.last - request.first + 1
-    return max(1, min(100, math.ceil(deals / (8 * workers))))
+    return max(1, min(MAX_CHUNK, math.ceil(deals / (8 * workers))))
+
+
+class ChunkSizes:
+    """Deals per task, game by game: ``limit`` when ``fixed`` (``--chunk``,
+    and the retry tiers' one deal per task); otherwise ``FIRST_CHUNK`` (or
+    ``limit`` if smaller) until some of the game's tasks are back, then as
+    many deals as take about ``TASK_SECONDS`` of solver time at the pace seen
+    so far, from 1 to ``limit``. A task of cheap deals (FreeCell with 4
+    cells, about a millisecond) thus carries a thousand or more, and its
+    costs in the scheduler and the client spread over as many deals; a task
+    of expensive ones (Baker's Dozen) a few, so that a lost worker loses
+    little and the tail of a run balances."""
+
+    def __init__(self, limit: int, *, fixed: bool = False) -> None:
+        self.limit = max(1, limit)
+        self.fixed = fixed
+        self.deals: dict[str, int] = {}
+        self.seconds: dict[str, float] = {}
+
+    def __call__(self, game: str) -> int:
+        if self.fixed:
+            return self.limit
+        deals = self.deals.get(game, 0)
+        if not deals:
+            return min(FIRST_CHUNK, self.limit)
+        seconds = self.seconds[game]
+        if seconds <= 0:
+            return self.limit
+        return max(1, min(self.limit, int(TASK_SECONDS * deals / seconds)))
+
+    def observe(self, chunk: Chunk, attempts: list[Attempt]) -> None:
+        """A finished chunk's deals and solver time."""
+        if chunk.jobs:
+            game = chunk.jobs[0].game
+            self.deals[game] = self.deals.get(game, 0) + len(chunk.jobs)
+            self.seconds[game] = self.seconds.get(game, 0.0) + sum(a.seconds for a in attempts)
 
 
 @dataclasses.dataclass
@@ -252,8 +324,9 @@ class RunSummary:
 def run_atlas(store: AtlasStore, request: Request, executor: Executor, *,
               on_rows: Callable[[list[ResultRow]], None] | None = None,
               on_tier: Callable[[int, Tier], None] | None = None) -> RunSummary:
-    """Solve what ``request`` needs that ``store`` lacks; write each chunk
-    as it finishes. ``on_rows`` sees the table rows each chunk wrote."""
+    """Solve what ``request`` needs that ``store`` lacks; write chunks as
+    they finish, those that finish together in one transaction. ``on_rows``
+    sees the table rows each transaction wrote."""
     if request.chunk is not None and request.chunk < 1:
         raise AtlasError("--chunk must be at least 1")
     start = time.perf_counter()
@@ -264,15 +337,21 @@ def run_atlas(store: AtlasStore, request: Request, executor: Executor, *,
         if on_tier:
             on_tier(number, tier)
         retry = request.retry_unknown and number == len(tiers) - 1
-        size = chunk_size(request, executor.workers) if number == 0 else 1
-        chunks = _chunks(store, request, tier, number, retry, run, size, summary, on_rows)
+        sizes = (ChunkSizes(chunk_size(request, executor.workers),
+                            fixed=request.chunk is not None)
+                 if number == 0 else ChunkSizes(1, fixed=True))
+        chunks = _chunks(store, request, tier, number, retry, run, sizes, summary, on_rows)
         solves = 0
-        for chunk, attempts in executor.map_unordered(chunks):
-            deals = [(job.game, job.deal, job.cells) for job in chunk.jobs]
-            rows = store.record(run, attempts, deals)
-            solves += len(attempts)
-            summary.solve_seconds += sum(a.seconds for a in attempts)
-            summary.chunks += 1
+        for batch in executor.batches(chunks):
+            # every chunk that finished meanwhile, in one transaction
+            rows = store.record_many(run, [
+                (attempts, [(job.game, job.deal, job.cells) for job in chunk.jobs])
+                for chunk, attempts in batch])
+            for chunk, attempts in batch:
+                solves += len(attempts)
+                summary.solve_seconds += sum(a.seconds for a in attempts)
+                summary.chunks += 1
+                sizes.observe(chunk, attempts)
             if on_rows:
                 on_rows(rows)
         summary.per_tier.append(solves)
@@ -286,21 +365,27 @@ def run_atlas(store: AtlasStore, request: Request, executor: Executor, *,
 
 
 def _chunks(store: AtlasStore, request: Request, tier: Tier, number: int, retry: bool,
-            run: int, size: int, summary: RunSummary,
+            run: int, sizes: Callable[[str], int], summary: RunSummary,
             on_rows: Callable[[list[ResultRow]], None] | None) -> Iterator[Chunk]:
-    """The chunks of one tier, block by block of deals, games interleaved so
-    that every table cell fills at the same pace. Deals with nothing to solve
-    whose table rows are missing (the verdicts follow from another run's
-    attempts) get their rows here, without a task."""
+    """The chunks of one tier, planned block by block of deals, games
+    interleaved so that every table cell fills at the same pace; a chunk
+    holds ``sizes(game)`` consecutive deals to solve (asked when it is made)
+    and may span blocks. Deals with nothing to solve whose table rows are
+    missing (the verdicts follow from another run's attempts) get their rows
+    here, without a task."""
+    pending: dict[str, list[DealJob]] = {game: [] for game in request.games}
     for block in range(request.first, request.last + 1, BLOCK):
         block_last = min(block + BLOCK - 1, request.last)
         for game in request.games:
             cells = tuple(game_cells(game, request.cells))
             known = store.known(game, block, block_last)
-            jobs: list[DealJob] = []
+            jobs = pending[game]
             sync: list[tuple[str, int, tuple[int, ...]]] = []
             for deal in range(block, block_last + 1):
                 k = known.get(deal)
+                if k is None and cells:  # nothing known: every requested count is open
+                    jobs.append(DealJob(game, deal, cells))
+                    continue
                 solved = dict(k.solved) if k else {}
                 tried = tried_cells(k, tier, retry, run)
                 if next_cells(game, cells, solved, tried) is None:
@@ -314,8 +399,15 @@ def _chunks(store: AtlasStore, request: Request, tier: Tier, number: int, retry:
                 summary.synced += len(sync)
                 if on_rows and rows:
                     on_rows(rows)
-            for i in range(0, len(jobs), size):
-                yield Chunk(tuple(jobs[i:i + size]), tier.limits, number, tier.engine)
+            while jobs and len(jobs) >= (size := sizes(game)):
+                yield Chunk(tuple(jobs[:size]), tier.limits, number, tier.engine)
+                del jobs[:size]
+    for game in request.games:
+        jobs = pending[game]
+        while jobs:
+            size = sizes(game)
+            yield Chunk(tuple(jobs[:size]), tier.limits, number, tier.engine)
+            del jobs[:size]
 
 
 def default_workers() -> int:
