@@ -48,7 +48,8 @@ def atlas() -> None:
 @click.option("--workers", type=int, default=None,
               help="local worker processes (default: one per CPU)")
 @click.option("--chunk", type=int, default=None,
-              help="deals per task (default: about 8 tasks per worker, at most 100 deals)")
+              help="deals per task (default: as many as take about 2 s of solver time, "
+                   "at most 2,000, and few enough for 8 tasks per worker)")
 @click.option("--max-states", type=int, default=1_000_000, show_default=True,
               help="positions per solve in the first pass")
 @click.option("--retry-max-states", type=int, default=30_000_000, show_default=True,
@@ -110,22 +111,42 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
                         MofNCompleteColumn(), TextColumn("{task.fields[counts]}"),
                         console=err, disable=no_progress)
     tasks: dict[tuple[str, int], TaskID] = {}
+    counts: dict[tuple[str, int], dict[str, int]] = {}
     last_refresh = 0.0
     with open_store(out) as store:
-        def refresh(force: bool = False) -> None:
+        def show(force: bool = False) -> None:
             nonlocal last_refresh
             now = time.monotonic()
             if no_progress or (not force and now - last_refresh < 0.5):
                 return
             last_refresh = now
-            for (game, k), task in tasks.items():
-                c = store.count_done(game, k, first, last)
+            for key, task in tasks.items():
+                c = counts[key]
                 progress.update(task, completed=sum(c.values()),
                                 counts=f"[green]{c['winnable']} won[/] [red]{c['impossible']} "
                                        f"lost[/] [yellow]{c['unknown']} unknown[/]")
 
+        def recount() -> None:
+            """The bars from the file (counting a table cell's rows takes
+            longer the more it has: only at the start and the end)."""
+            if no_progress:
+                return
+            for game, k in tasks:
+                counts[game, k] = store.count_done(game, k, first, last)
+            show(force=True)
+
         def on_rows(rows: list[ResultRow]) -> None:
-            refresh()
+            """The bars from the rows each batch wrote."""
+            if no_progress:
+                return
+            for row in rows:
+                c = counts.get((row.game, row.cells))
+                if c is None or not first <= row.deal <= last:
+                    continue
+                c[row.verdict] += 1
+                if row.previous is not None:
+                    c[row.previous] -= 1
+            show()
 
         def on_tier(number: int, tier: Tier) -> None:
             if number and not no_progress:
@@ -140,9 +161,9 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
                     for k in game_cells(game, cells):
                         tasks[game, k] = progress.add_task(
                             _label(game, k), total=last - first + 1, counts="")
-                refresh(force=True)
+                recount()
                 summary = run_atlas(store, request, executor, on_rows=on_rows, on_tier=on_tier)
-                refresh(force=True)
+                recount()
         except KeyboardInterrupt:
             click.echo(f"stopped: finished chunks are in {out}; run the same command to "
                        "resume", err=True)
