@@ -354,6 +354,7 @@ typedef struct {
     int ncols; /* occupied */
     int nempty;
     uint8_t len[MAXCOLS];
+    uint8_t run[MAXCOLS]; /* cards of the built run on top (1 without run moves) */
     uint8_t cards[MAXCOLS][MAXLEN];
     int cost[MAXCOLS][MAXLEN + 1]; /* heuristic of each prefix of the column */
     uint8_t low[MAXCOLS][4];       /* lowest card of each suit in the column */
@@ -405,7 +406,8 @@ static inline void masks(const uint8_t *k, uint64_t *bottom, uint64_t *cell, uin
 }
 #endif
 
-static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
+static int decode(const Rules *restrict r, const Weights *restrict w, const uint8_t *restrict k,
+                  Pos *restrict p)
 {
     /* above[] (entries 52..54 are scratch), then the bottom cards, the cells
      * and the foundations from bit masks of the key */
@@ -440,40 +442,59 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
     p->home = fnd[0] + fnd[1] + fnd[2] + fnd[3];
     p->nempty = r->ncols - nb;
     const int wb = w->blocked, wu = w->unbuilt;
-    int8_t colof[NCARDS];
-    uint8_t posof[NCARDS];
-    memset(colof, -1, sizeof colof);
+    /* each suit's next card, found where the walk meets it */
+    uint8_t next[4];
+    for (int s = 0; s < 4; s++) {
+        next[s] = fnd[s] < 13 ? (uint8_t)(fnd[s] * 4 + s) : NONE;
+        p->needcol[s] = -1;
+        p->needpos[s] = 0;
+    }
     int total = nc;
     int lb = 0;
+    const uint8_t(*restrict builds)[NCARDS] = r->builds;
+    const int sup = r->supermoves;
     for (int i = 0; i < nb; i++) {
         int n = 0;
         int c = bottoms[i];
         uint8_t low[4] = {99, 99, 99, 99};
         int cost = 0;
-        int *pc = p->cost[i];
-        uint8_t *cards = p->cards[i];
+        int *restrict pc = p->cost[i];
+        uint8_t *restrict cards = p->cards[i];
         pc[0] = 0;
         /* the bottom card is never blocked nor unbuilt */
         cards[n++] = (uint8_t)c;
         low[c & 3] = (uint8_t)c;
         p->contrib[c] = 0;
+        if (next[c & 3] == c) {
+            p->needcol[c & 3] = (int8_t)i;
+            p->needpos[c & 3] = 0;
+        }
         pc[1] = 0;
         int prev = c;
+        int run = 1;
         int seg_blocked = 0; /* the built segment being walked holds a blocked card */
         c = above[c];
         while (c != NONE) {
-            if (n >= MAXLEN - 1 || ++total > NCARDS)
+            /* a key names each card once, so a column holds at most all of
+             * them: more means a cycle (n <= total <= NCARDS < MAXLEN) */
+            if (++total > NCARDS)
                 return -1;
-            cards[n++] = (uint8_t)c;
             int s = c & 3;
+            if (next[s] == c) {
+                p->needcol[s] = (int8_t)i;
+                p->needpos[s] = (uint8_t)n;
+            }
+            cards[n++] = (uint8_t)c;
             int blocked = low[s] < c;
             low[s] = blocked ? low[s] : (uint8_t)c;
-            if (!(r->supermoves && r->builds[c][prev])) {
+            int built = builds[c][prev];
+            if (!(sup && built)) {
                 lb += seg_blocked;
                 seg_blocked = 0;
             }
             seg_blocked |= blocked;
-            int add = blocked * wb + (!r->builds[c][prev]) * wu;
+            run = built ? run + 1 : 1;
+            int add = blocked * wb + (!built) * wu;
             cost += add;
             p->contrib[c] = (uint8_t)add;
             pc[n] = cost;
@@ -482,21 +503,13 @@ static int decode(const Rules *r, const Weights *w, const uint8_t *k, Pos *p)
         }
         total++;
         lb += seg_blocked;
-        for (int t = 0; t < n; t++) {
-            colof[cards[t]] = (int8_t)i;
-            posof[cards[t]] = (uint8_t)t;
-        }
         p->len[i] = (uint8_t)n;
+        p->run[i] = (uint8_t)(sup ? run : 1);
         memcpy(p->low[i], low, 4);
         p->topcol[cards[n - 1]] = (int8_t)i;
     }
     p->ncols = nb;
     p->lb = lb;
-    for (int s = 0; s < 4; s++) {
-        int c = fnd[s] * 4 + s;
-        p->needcol[s] = fnd[s] < 13 ? colof[c] : -1;
-        p->needpos[s] = fnd[s] < 13 && colof[c] >= 0 ? posof[c] : 0;
-    }
     return 0;
 }
 
@@ -668,10 +681,7 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
         int L = p->len[i];
         const uint8_t *a = p->cards[i];
         int top = a[L - 1];
-        int run = 1;
-        if (r->supermoves)
-            while (run < L && r->builds[a[L - run]][a[L - run - 1]])
-                run++;
+        int run = p->run[i];
         int base = p->cost[i][L];
         /* the exposed card, or a built run, onto an exposed card it builds on
          * (a lone card only where an emptied column can be refilled: rule 5) */
