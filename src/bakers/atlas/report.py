@@ -12,8 +12,8 @@ How a published figure is compared depends on its sample:
   ``n`` drawn from their ``N`` deals (finite-population corrected), so that
   on the whole of their range any difference at all is a disagreement.
 
->>> round(z_score(0.75, 1000, 0.75053, 0.028 / Z95), 3)
--0.122
+>>> round(z_score(0.75, 1000, 0.75053, 0.00028 / Z95), 3)  # 75 % of 1,000 against 75.053 ± 0.028 %
+-0.039
 """
 
 from __future__ import annotations
