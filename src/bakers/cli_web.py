@@ -18,6 +18,10 @@ from .store import normalize_db_url
 
 SETTINGS_ENV = "BAKERS_SERVE_SETTINGS"  # how the worker processes get the settings
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
+# The collector's thresholds while serving: a move allocates a few thousand
+# objects, so the default (a young pass every 700) sweeps several times per
+# request and a full pass over the cached games lands on someone's move.
+GC_THRESHOLDS = (20_000, 20, 20)
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
@@ -138,6 +142,7 @@ def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
             # them out of the collector's full passes (shorter pauses under load)
             gc.collect()
             gc.freeze()
+            gc.set_threshold(*GC_THRESHOLDS)
             server.run(sockets=[sock])
     finally:
         sock.close()
@@ -169,6 +174,7 @@ def app_from_env() -> Any:
     app = _open(json.loads(os.environ[SETTINGS_ENV]))
     gc.collect()
     gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     return app
 
 
