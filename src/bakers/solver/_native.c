@@ -1357,6 +1357,17 @@ static int rules_for(Rules *r, PyObject *columns, int ncells, int build, int can
     return rules_init(r, (int)ncols, ncells, build, can_fill, supermoves);
 }
 
+/* What every search call starts from: the rules, the heuristic weights and
+ * the root position's key. */
+static int search_args(Rules *r, Weights *w, uint8_t *root, PyObject *columns, PyObject *cells,
+                       int ncells, int build, int can_fill, int supermoves, PyObject *weights_t)
+{
+    if (rules_for(r, columns, ncells, build, can_fill, supermoves) < 0 ||
+        parse_weights(weights_t, w) < 0)
+        return -1;
+    return parse_position(r, columns, cells, root, 0, NULL, NULL);
+}
+
 /* A position in the board's own order: its columns, and one byte a cell
  * (NONE for an empty one). */
 typedef struct {
@@ -1485,13 +1496,10 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
                           &beam_w_t, &max_states, &timeout, &max_mb))
         return NULL;
     Rules r;
-    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
-        return NULL;
     Weights w;
-    if (parse_weights(weights_t, &w) < 0)
-        return NULL;
     uint8_t root[NCARDS];
-    if (parse_position(&r, columns, cells, root, 0, NULL, NULL) < 0)
+    if (search_args(&r, &w, root, columns, cells, ncells, build, can_fill, supermoves,
+                    weights_t) < 0)
         return NULL;
     int nbw = 0;
     int widths[16];
@@ -2089,13 +2097,10 @@ static PyObject *py_short(PyObject *self, PyObject *args)
                           &timeout, &max_mb))
         return NULL;
     Rules r;
-    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
-        return NULL;
     Weights w;
-    if (parse_weights(weights_t, &w) < 0)
-        return NULL;
     uint8_t root[NCARDS];
-    if (parse_position(&r, columns, cells, root, 0, NULL, NULL) < 0)
+    if (search_args(&r, &w, root, columns, cells, ncells, build, can_fill, supermoves,
+                    weights_t) < 0)
         return NULL;
     int widths[32];
     int nw = parse_widths(widths_t, widths, 32, 0);
