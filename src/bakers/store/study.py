@@ -9,25 +9,16 @@ store's versioned schema (:data:`bakers.store.db.MIGRATIONS`).
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
 from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from .db import deal_ratings, games, results
+from .db import _iso, deal_ratings, games, results
 
 RATING_FIELDS = ("game", "cells", "deal", "verdict", "fewest_cells", "fewest_proven",
                  "player_moves", "states", "score", "rating")
-
-
-def _iso(moment: _dt.datetime | None) -> str | None:
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=_dt.UTC)
-    return moment.astimezone(_dt.UTC).isoformat(timespec="seconds")
 
 
 class StudyStore:
