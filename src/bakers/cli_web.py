@@ -24,6 +24,15 @@ KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
 GC_THRESHOLDS = (20_000, 20, 20)
 
 
+def settle_collector() -> None:
+    """Before serving: the modules and tables loaded so far live as long as
+    the server, so keep them out of the collector's full passes (shorter
+    pauses under load), and sweep young objects less often."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def bind_socket(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free port)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -138,11 +147,7 @@ def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
             Multiprocess(config, sockets=[sock]).run()
         else:
             server = uvicorn.Server(uvicorn.Config(app, **options))
-            # the modules and tables loaded so far live as long as the server: keep
-            # them out of the collector's full passes (shorter pauses under load)
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(*GC_THRESHOLDS)
+            settle_collector()
             server.run(sockets=[sock])
     finally:
         sock.close()
@@ -172,9 +177,7 @@ def app_from_env() -> Any:
     """The app of one worker process of ``bakers serve --workers N`` (uvicorn
     imports it by name in each process it starts)."""
     app = _open(json.loads(os.environ[SETTINGS_ENV]))
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    settle_collector()
     return app
 
 
