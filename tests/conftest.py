@@ -13,6 +13,7 @@ import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,3 +132,40 @@ def live_server() -> Iterator[LiveServer]:
     finally:
         server.stop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- Chromium and Freecell Solver ------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium")
+"""The system's Chromium (Playwright's own browser download does not work here)."""
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium driven by Playwright, one per test module."""
+    if CHROMIUM is None:
+        pytest.skip("no `chromium` on PATH (apt-get install chromium) for the browser tests")
+    sync_api = pytest.importorskip("playwright.sync_api",
+                                   reason="the playwright package is missing")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def fc_solve_verdict(board: Any) -> str:
+    """Freecell Solver's verdict on a Baker's Game board (``-l cn``, a complete
+    search): "winnable" or "impossible"."""
+    out = subprocess.run(
+        ["fc-solve", "-g", "bakers_game", "-l", "cn", "--freecells-num",
+         str(board.game.cells), "-"],
+        input=board.to_text(), capture_output=True, text=True, timeout=120).stdout
+    if "This game is solveable." in out:
+        return "winnable"
+    if "I could not solve this game." in out:
+        return "impossible"
+    raise RuntimeError(f"fc-solve gave no verdict: {out[-300:]}")

@@ -9,21 +9,18 @@ from __future__ import annotations
 
 import itertools
 import re
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CHROMIUM
 
 from bakers.board import Board
 from bakers.errors import IllegalMoveError
 from bakers.notation import Move
 
-CHROMIUM = shutil.which("chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 
 pytestmark = [
@@ -40,16 +37,6 @@ EXPECTED_CONSOLE = re.compile(r"^$")
 
 
 # --- fixtures -------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
 
 class Table:
     """A page of the app with helpers that read the table from the DOM."""

@@ -6,11 +6,11 @@ pages' Content-Security-Policy forbids)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, Table, axe_violations, open_table
+from conftest import CHROMIUM
+from test_browser import Table, axe_violations, open_table
 
 pytestmark = [
     pytest.mark.browser,
@@ -18,16 +18,6 @@ pytestmark = [
 ]
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 expect = sync_api.expect
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def ready(table: Table) -> None:

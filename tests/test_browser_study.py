@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_browser import CHROMIUM, CHROMIUM_ARGS, Table, axe_violations, open_table
+from conftest import CHROMIUM, fc_solve_verdict
+from test_browser import Table, axe_violations, open_table
 
 from bakers.board import Board
 from bakers.record import GameRecord
@@ -30,28 +30,10 @@ RECORDS = json.loads((DATA / "analyse_records.json").read_text())
 FC_SOLVE = shutil.which("fc-solve")
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 @pytest.fixture
 def table(browser: Any, live_server: Any) -> Iterator[Table]:
     with open_table(browser, live_server) as t:
         yield t
-
-
-def fc_solve(board: Board) -> str:
-    out = subprocess.run(
-        ["fc-solve", "-g", "bakers_game", "-l", "cn", "--freecells-num",
-         str(board.game.cells), "-"],
-        input=board.to_text(), capture_output=True, text=True, timeout=120).stdout
-    return "winnable" if "This game is solveable." in out else "impossible"
 
 
 def wait_verdict(table: Table, verdict: str, timeout: float = 15_000) -> None:
@@ -86,9 +68,9 @@ def test_indicator_says_no_longer_winnable_after_a_known_losing_move(table: Tabl
     sends K♣ to a cell, after which the deal cannot be won."""
     if FC_SOLVE:
         board = Board.deal("bakers_game", 617)
-        assert fc_solve(board) == "winnable"
+        assert fc_solve_verdict(board) == "winnable"
         board.push_str("3b")
-        assert fc_solve(board) == "impossible"
+        assert fc_solve_verdict(board) == "impossible"
     table.open("/play/bakers_game/617?level=easy")
     wait_verdict(table, "winnable")
     assert "Still winnable" in (table.page.text_content("#indicator") or "")

@@ -102,6 +102,20 @@ async def play_flat_out(urls: list[str], players: int, seconds: float, seed: int
     return acked, counts, problems, answered
 
 
+def assert_saved_as_answered(db_url: str, acked: Acked,
+                             counts: dict[str, int]) -> None:
+    """The last answer to each game is what was saved, and the saved game made
+    as many actions as were answered: none lost, none applied twice."""
+    store = Store(db_url)
+    try:
+        for game_id, (count, moves) in acked.items():
+            session = store.load(game_id).session
+            assert session.moves == moves and session.moves_count == count, game_id
+            assert count == counts[game_id], game_id
+    finally:
+        store.close()
+
+
 @pytest.mark.slow
 def test_sqlite_log_stays_bounded_under_twenty_writers(tmp_path: Path) -> None:
     path = tmp_path / "load.sqlite3"
@@ -132,14 +146,7 @@ def test_sqlite_log_stays_bounded_under_twenty_writers(tmp_path: Path) -> None:
     print(f"\n{answered} moves in 30 s; WAL at most {biggest / 2**20:.1f} MB "
           f"over {len(sizes)} samples")
     assert biggest < 16 * 2**20, biggest
-    store = Store(f"sqlite:///{path}")
-    try:
-        for game_id, (count, moves) in acked.items():
-            session = store.load(game_id).session
-            assert session.moves == moves and session.moves_count == count, game_id
-            assert count == counts[game_id], game_id
-    finally:
-        store.close()
+    assert_saved_as_answered(f"sqlite:///{path}", acked, counts)
 
 
 def test_durability_settings(tmp_path: Path) -> None:
@@ -186,16 +193,7 @@ def test_two_servers_on_one_postgresql_database(pg_db_url: str, tmp_path: Path) 
         b.stop()
     assert problems == [], problems[:5]
     assert answered > 200
-    store = Store(pg_db_url)
-    try:
-        for gid, (count, moves) in acked.items():
-            session = store.load(gid).session
-            # the last answer is what was saved, and the saved game made as many
-            # actions as were answered: none lost, none applied twice
-            assert session.moves == moves and session.moves_count == count, gid
-            assert count == counts[gid], gid
-    finally:
-        store.close()
+    assert_saved_as_answered(pg_db_url, acked, counts)
     for log in (tmp_path / "a.log", tmp_path / "b.log"):
         text = log.read_text()
         assert "Traceback" not in text and "Exception" not in text, text[-2000:]

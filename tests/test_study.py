@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import fc_solve_verdict
 
 from bakers.board import Board
 from bakers.notation import Move
@@ -36,17 +37,6 @@ FC_SOLVE = shutil.which("fc-solve")
 def bakers(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bakers", *args], input=stdin,
                           capture_output=True, text=True, timeout=120)
-
-
-def fc_solve(board: Board) -> str:
-    out = subprocess.run(
-        ["fc-solve", "-g", "bakers_game", "-l", "cn", "--freecells-num",
-         str(board.game.cells), "-"],
-        input=board.to_text(), capture_output=True, text=True, timeout=120).stdout
-    if "This game is solveable." in out:
-        return "winnable"
-    assert "I could not solve this game." in out, out[-300:]
-    return "impossible"
 
 
 # --- the line to show ---------------------------------------------------------------------------
@@ -147,8 +137,8 @@ def test_freecell_solver_agrees_on_both_sides_of_the_losing_move(
     record = GameRecord.from_text(str(case["record"]))
     boards, _ = positions_of(record.start(), record.moves)
     index = int(str(case["first_losing_move"]))
-    assert fc_solve(boards[index - 1]) == "winnable"
-    assert fc_solve(boards[index]) == "impossible"
+    assert fc_solve_verdict(boards[index - 1]) == "winnable"
+    assert fc_solve_verdict(boards[index]) == "impossible"
 
 
 def test_analyse_cli_json_on_a_100_move_record_under_two_seconds() -> None:
@@ -257,9 +247,9 @@ def test_rate_cli_fewest_cells_agree_with_freecell_solver() -> None:
     out = json.loads(done.stdout)
     assert set(out) >= {"fewest_cells", "player_moves", "states", "rating"}
     fewest = out["fewest_cells"]
-    assert fc_solve(Board.deal("bakers_game", 617, cells=fewest)) == "winnable"
+    assert fc_solve_verdict(Board.deal("bakers_game", 617, cells=fewest)) == "winnable"
     if fewest:
-        assert fc_solve(Board.deal("bakers_game", 617, cells=fewest - 1)) == "impossible"
+        assert fc_solve_verdict(Board.deal("bakers_game", 617, cells=fewest - 1)) == "impossible"
 
 
 def test_rate_cli_text_and_bad_input() -> None:

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: conftest's helpers
+
+from conftest import fc_solve_verdict
 
 from bakers.board import Board
 from bakers.record import GameRecord
@@ -24,19 +28,6 @@ from bakers.solver import Verdict, solve
 OUT = Path(__file__).with_name("analyse_records.json")
 DEALS = (617, 1, 7, 12, 3, 5, 6, 8, 9, 10, 11)
 WANTED = 5
-
-
-def fc_solve(board: Board) -> str:
-    """Freecell Solver's verdict: "winnable" or "impossible"."""
-    out = subprocess.run(
-        ["fc-solve", "-g", "bakers_game", "-l", "cn", "--freecells-num",
-         str(board.game.cells), "-"],
-        input=board.to_text(), capture_output=True, text=True, timeout=120).stdout
-    if "This game is solveable." in out:
-        return "winnable"
-    if "I could not solve this game." in out:
-        return "impossible"
-    raise RuntimeError(f"fc-solve gave no verdict: {out[-200:]}")
 
 
 def _has_moves(board: Board, move: object) -> bool:
@@ -80,10 +71,10 @@ def make(deal: int, seed: int) -> dict[str, object]:
     record = GameRecord.of(board)
     # Freecell Solver decides every position in order
     replay = record.start()
-    verdicts = [fc_solve(replay)]
+    verdicts = [fc_solve_verdict(replay)]
     for text in record.moves:
         replay.push_str(text)
-        verdicts.append(fc_solve(replay))
+        verdicts.append(fc_solve_verdict(replay))
     first = verdicts.index("impossible")
     assert first > 0 and all(v == "winnable" for v in verdicts[:first])
     assert all(v == "impossible" for v in verdicts[first:])
