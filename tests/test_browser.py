@@ -537,9 +537,11 @@ def test_phone_layout_uses_the_height_it_has(browser: Any, live_server: Any) -> 
         for game, deal in (("freecell", 11982), ("bakers_game", 617)):
             table.open(f"/play/{game}/{deal}")
             cards = assert_fits_phone(page.evaluate(TABLEAU_BOXES), min_width=42)
-            # eight columns fill the width
+            # eight columns fill the width, and fanned out they reach down
+            # most of the screen (they ended at 57 % of it)
             assert min(c["left"] for c in cards) <= 8
             assert max(c["right"] for c in cards) >= 382
+            assert max(c["bottom"] for c in cards) >= 0.7 * 844
             table.shot(f"phone-390x844-{game.replace('_', '-')}.png")
         open_position(table, "freecell", long_columns_position("freecell"))
         assert len(table.columns()[0]) == 19

@@ -238,7 +238,11 @@ export function layout() {
   const { rows, perRow, slots, gap, rowGap, cw } = best;
   const ch = Math.round(cw * 1.4);
   const strip = stripOf(cw);
-  const fan = Math.max(strip, Math.round(cw < 62 ? ch * 0.42 : cw * 0.3));
+  // a portrait screen has height to spare under width-bound cards: fan them
+  // wider apart there (more of each card shows, and bigger touch targets),
+  // as far as the column room allows
+  const portrait = availH > 1.3 * frameW;
+  const fan = Math.max(strip, Math.round(portrait ? ch * 0.8 : cw < 62 ? ch * 0.42 : cw * 0.3));
   const st = el.board.style;
   st.setProperty("--cw", `${cw}px`);
   st.setProperty("--ch", `${ch}px`);
