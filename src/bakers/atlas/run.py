@@ -66,10 +66,6 @@ class InlineExecutor:
         for chunk in chunks:
             yield [(chunk, solve_chunk(chunk))]
 
-    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[Finished]:
-        for batch in self.batches(chunks):
-            yield from batch
-
 
 class DaskExecutor:
     """Chunks as tasks on a ``dask.distributed`` client, a few per worker in
@@ -145,10 +141,6 @@ class DaskExecutor:
             fill()
             if batch:
                 yield batch
-
-    def map_unordered(self, chunks: Iterator[Chunk]) -> Iterator[Finished]:
-        for batch in self.batches(chunks):
-            yield from batch
 
 
 def died(chunk: Chunk) -> list[Attempt]:
