@@ -238,8 +238,13 @@ def _iso(moment: _dt.datetime | None) -> str | None:
 
 
 def new_game_id() -> str:
-    """An opaque, unguessable id: 12 URL-safe characters."""
-    return secrets.token_urlsafe(9)
+    """An opaque, unguessable id: 12 URL-safe characters, never a leading
+    ``-`` (a spreadsheet reads such a CSV cell as a formula, so the export
+    would have to quote it, and a shell as an option)."""
+    while True:
+        game_id = secrets.token_urlsafe(9)
+        if not game_id.startswith("-"):
+            return game_id
 
 
 @dataclasses.dataclass
