@@ -49,6 +49,15 @@ for game, deals in (("bakers_game", range(1, 301)), ("freecell", range(1, 301)),
             board = Board.deal(game, deal, cells=cells)
             result = solve(board, engine="native", max_states=400_000)
             counts[result.verdict] = counts.get(result.verdict, 0) + 1
+# the exhaustive search: FreeCell and Baker's Game with 1 cell, Baker's Dozen
+for game, cells, deals in (("freecell", 1, range(1, 61)), ("bakers_game", 1, range(1, 61)),
+                           ("bakers_dozen", None, range(1, 11))):
+    for deal in deals:
+        result = solve(Board.deal(game, deal, cells=cells), search="exhaustive",
+                       max_states=200_000)
+        counts[result.verdict] = counts.get(result.verdict, 0) + 1
+assert solve(Board.deal("freecell", 27, cells=1), search="exhaustive", max_memory_mb=70,
+             max_states=None).limit == "memory limit 70 MB"
 # the limits' own paths: memory, states, time
 board = Board.deal("freecell", 11982)
 assert solve(board, engine="native", max_memory_mb=1, max_states=None).limit == "memory limit 1 MB"

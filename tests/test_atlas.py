@@ -284,6 +284,27 @@ def test_what_one_engine_leaves_unknown_goes_to_the_other(tmp_path: Path) -> Non
         assert run_atlas(store, ask, InlineExecutor()).solves == 0
 
 
+def test_the_proof_pass_decides_what_the_portfolio_left_unknown(tmp_path: Path) -> None:
+    if default_engine() != "native":
+        pytest.skip("the native solver core is not built here")
+    path = tmp_path / "proof.sqlite"
+    tiny = Limits(timeout=None, max_states=50, max_memory_mb=2048)
+    proof = Limits(timeout=None, max_states=5_000_000, max_memory_mb=2048, search="exhaustive")
+    ask = request(25, 28, games=("freecell",), cells=(1,), limits=tiny, proof_limits=proof)
+    with open_store(path) as store:
+        summary = run_atlas(store, ask, InlineExecutor())
+        left = store.db.execute("SELECT COUNT(*) FROM attempts WHERE verdict = 'unknown'"
+                                ).fetchone()[0]
+        assert summary.per_tier == [4, left] and left >= 2  # 50 positions decide few
+        assert summary.unknown_left == 0
+        budgets = {r[0] for r in store.db.execute("SELECT DISTINCT budget FROM attempts")}
+        assert budgets == {budget_key(tiny), budget_key(proof)}
+        assert budget_key(proof).endswith("search=exhaustive")
+        assert run_atlas(store, ask, InlineExecutor()).solves == 0  # resumes: nothing left
+    for _, cells, deal, verdict, *_ in table(path):
+        assert verdict == solve(Board.deal("freecell", deal, cells=cells)).verdict.value
+
+
 # --- the client's own costs: chunk sizes, batched writes ---------------------------
 
 def threshold(game: str, deal: int) -> int:

@@ -16,7 +16,14 @@ from rich.table import Table
 
 from .atlas import AtlasError, Request, open_store, parse_cells, parse_deals, parse_games
 from .atlas.plan import game_cells
-from .atlas.run import Tier, dask_executor, default_workers, run_atlas
+from .atlas.run import (
+    PROOF_MEMORY_CLUSTER,
+    Tier,
+    dask_executor,
+    default_proof_memory,
+    default_workers,
+    run_atlas,
+)
 from .atlas.store import ResultRow
 from .games import GAMES
 from .survey import Limits
@@ -56,6 +63,12 @@ def atlas() -> None:
               help="positions per solve when retrying unknowns (0: no retry pass)")
 @click.option("--max-memory", type=int, default=4096, show_default=True,
               help="MB per solve before giving up with 'unknown'")
+@click.option("--proof-max-states", type=int, default=2_000_000_000, show_default=True,
+              help="positions per solve in the proof pass: what the retry left unknown, "
+                   "searched exhaustively in a compact form (0: no proof pass)")
+@click.option("--proof-memory", type=int, default=None,
+              help="MB per solve in the proof pass (default: 3/4 of the machine's "
+                   "memory shared by the local workers; 8,192 on a Dask cluster)")
 @click.option("--timeout", type=float, default=None,
               help="seconds per solve (default: none; a timeout makes verdicts depend on speed)")
 @click.option("--retry-unknown", is_flag=True,
@@ -69,7 +82,8 @@ def atlas() -> None:
 @click.option("--no-progress", is_flag=True, help="no progress bars")
 def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: str | None,
             workers: int | None, chunk: int | None, max_states: int, retry_max_states: int,
-            max_memory: int, timeout: float | None, retry_unknown: bool, engine: str | None,
+            max_memory: int, proof_max_states: int, proof_memory: int | None,
+            timeout: float | None, retry_unknown: bool, engine: str | None,
             fallback_engine: str | None, as_json: bool, no_progress: bool) -> None:
     """Solve every game × cells × deal asked for that the atlas file lacks.
 
@@ -85,10 +99,11 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
         raise AtlasError("--workers must be at least 1")
     if chunk is not None and chunk < 1:
         raise AtlasError("--chunk must be at least 1")
-    if max_states < 1 or retry_max_states < 0:
-        raise AtlasError("--max-states must be at least 1 and --retry-max-states at least 0")
-    if max_memory < 16:
-        raise AtlasError("--max-memory must be at least 16 (MB)")
+    if max_states < 1 or retry_max_states < 0 or proof_max_states < 0:
+        raise AtlasError("--max-states must be at least 1, --retry-max-states and "
+                         "--proof-max-states at least 0")
+    if max_memory < 16 or (proof_memory is not None and proof_memory < 16):
+        raise AtlasError("--max-memory and --proof-memory must be at least 16 (MB)")
     if timeout is not None and not timeout > 0:
         raise AtlasError("--timeout must be a positive number of seconds")
     from .solver import check_engine, default_engine
@@ -102,9 +117,15 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
     limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory)
     retry = (Limits(timeout=timeout, max_states=retry_max_states, max_memory_mb=max_memory)
              if retry_max_states else None)
+    if proof_memory is None:
+        proof_memory = (PROOF_MEMORY_CLUSTER if scheduler is not None
+                        else default_proof_memory(workers or default_workers()))
+    proof = (Limits(timeout=timeout, max_states=proof_max_states, max_memory_mb=proof_memory,
+                    search="exhaustive") if proof_max_states else None)
     request = Request(tuple(names), tuple(cells), first, last, limits, retry,
                       retry_unknown=retry_unknown, chunk=chunk, engine=engine,
-                      fallback_engine=None if fallback_engine == "none" else fallback_engine)
+                      fallback_engine=None if fallback_engine == "none" else fallback_engine,
+                      proof_limits=proof)
 
     err = Console(stderr=True)
     progress = Progress(TextColumn("{task.description:<24}"), BarColumn(),
@@ -151,9 +172,10 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
         def on_tier(number: int, tier: Tier) -> None:
             if number and not no_progress:
                 states = tier.limits.max_states
+                how = ("exhaustive search, " if tier.limits.search == "exhaustive" else "")
                 err.print(f"retry pass: unknowns solved again on the {tier.engine} engine "
-                          f"with max states {'none' if states is None else f'{states:,}'}",
-                          style="dim")
+                          f"({how}max states {'none' if states is None else f'{states:,}'}, "
+                          f"{tier.limits.max_memory_mb:,} MB)", style="dim")
 
         try:
             with dask_executor(scheduler, workers or default_workers()) as executor, progress:

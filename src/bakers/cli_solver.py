@@ -85,11 +85,15 @@ def _summary(result: SolveResult, short: bool = False) -> str:
 @click.option("--short", is_flag=True,
               help="look for the line of fewest player moves while time remains "
                    "(--timeout, default 2 s), and prove it shortest where feasible")
+@click.option("--exhaustive", is_flag=True,
+              help="search every reachable position depth first, each in a compact form "
+                   "(native engine): a third of the memory per position, for proofs of "
+                   "loss too big for the default search")
 @ENGINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
               timeout: float | None, max_states: int, max_memory: int, single: bool,
-              short: bool, engine: str | None, as_json: bool) -> None:
+              short: bool, exhaustive: bool, engine: str | None, as_json: bool) -> None:
     """Solve a deal (--deal N) or the position in PATH (- for standard input).
 
     Prints the verdict — winnable (with a move list in standard notation),
@@ -102,8 +106,11 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
         check_limits(timeout, max_states, max_memory)
     except ValueError as exc:
         raise BakersError(str(exc)) from None
+    if exhaustive and engine != "native":
+        raise BakersError("--exhaustive needs the native engine")
     result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
-                   engine=engine, lines="short" if short else "fast")
+                   engine=engine, lines="short" if short else "fast",
+                   search="exhaustive" if exhaustive else "portfolio")
     if as_json:
         out: dict[str, object] = {"game": board.game.name, "cells": board.game.cells}
         if board.deal_number is not None:

@@ -70,6 +70,7 @@ class Limits:
     engine: str | None = None
     check: str | None = None
     short_seconds: float | None = None  # the short-line search's time per deal
+    search: str = "portfolio"  # or "exhaustive": see bakers.solver.solve
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,7 +165,7 @@ def solve_deal(task: DealTask) -> DealResult:
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
                        max_memory_mb=limits.max_memory_mb, engine=engine, texts=False,
                        check=check, lines="fast" if limits.short_seconds is None else "short",
-                       short_seconds=limits.short_seconds)
+                       short_seconds=limits.short_seconds, search=limits.search)
     except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
         raise SurveyError(f"deal {task.deal}: the solver failed: "
                           f"{type(exc).__name__}: {exc}") from None

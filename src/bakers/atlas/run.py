@@ -2,10 +2,12 @@
 workers (in this process, a local cluster of processes, or a Dask cluster),
 and each finished chunk written to the atlas file.
 
-A run goes through up to three *tiers*: every deal under the first budget,
+A run goes through up to four *tiers*: every deal under the first budget,
 then the deals left with an unknown verdict, one per task, under the retry
-budget, then those still unknown on the fallback engine (the engines search
-differently: one may find a win where the other runs out of memory).
+budget, then under the proof budget with the exhaustive search (a proof of
+loss holds three times the positions in the same memory), then those still
+unknown on the fallback engine (the engines search differently: one may find
+a win where the other runs out of memory).
 What the file already holds decides what is left: a resolved verdict (at any
 budget, by any engine) is never solved again, nor is an unknown whose budget
 covers the tier's — so a killed run, started again, resumes where it stopped,
@@ -210,9 +212,11 @@ class Request:
     chunk: int | None = None
     engine: str | None = None
     fallback_engine: str | None = None
+    proof_limits: Limits | None = None
 
     def tiers(self) -> list[Tier]:
-        """The first budget; the retry budget if it is larger; then the retry
+        """The first budget; the retry budget if it is larger; the proof
+        budget (the exhaustive search, native engine only); then the retry
         budget (or the first) on the fallback engine, if it is another one."""
         from ..solver import check_engine
 
@@ -225,8 +229,11 @@ class Request:
         out = [Tier(self.limits, engine)]
         if self.retry_limits is not None and not covers(self.limits, self.retry_limits):
             out.append(Tier(self.retry_limits, engine))
+        portfolio = out[-1].limits
+        if self.proof_limits is not None and engine == "native":
+            out.append(Tier(self.proof_limits, engine))
         if fallback is not None and fallback != engine:
-            out.append(Tier(out[-1].limits, fallback))
+            out.append(Tier(portfolio, fallback))
         return out
 
     def options(self) -> dict[str, Any]:
@@ -234,6 +241,8 @@ class Request:
                 "last": self.last, "budget": budget_key(self.limits),
                 "retry_budget": None if self.retry_limits is None
                 else budget_key(self.retry_limits),
+                "proof_budget": None if self.proof_limits is None
+                else budget_key(self.proof_limits),
                 "retry_unknown": self.retry_unknown, "chunk": self.chunk,
                 "engine": self.engine, "fallback_engine": self.fallback_engine}
 
@@ -404,3 +413,17 @@ def _chunks(store: AtlasStore, request: Request, tier: Tier, number: int, retry:
 
 def default_workers() -> int:
     return os.cpu_count() or 1
+
+
+PROOF_MEMORY_CLUSTER = 8192  # MB per proof on a Dask cluster's workers
+
+
+def default_proof_memory(workers: int) -> int:
+    """MB per solve in the proof pass on a local cluster: three quarters of
+    the machine's memory shared by its workers (8,192 where the machine does
+    not say), never below the first pass's 4,096."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // 2**20
+    except (AttributeError, ValueError, OSError):
+        return PROOF_MEMORY_CLUSTER
+    return max(4096, total * 3 // 4 // max(1, workers))

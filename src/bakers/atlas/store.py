@@ -24,7 +24,7 @@ from typing import Any
 from ..survey import Limits
 from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, infer
-from .work import Attempt, budget_key
+from .work import Attempt, budget_key, search_of
 
 SCHEMA_VERSION = "1"
 
@@ -151,13 +151,14 @@ class AtlasStore:
         """What the file knows of ``game``'s deals ``first``–``last``."""
         out: dict[int, Known] = {}
         rows = self.db.execute(
-            "SELECT deal, cells, verdict, max_states, timeout, max_memory_mb, run, engine "
+            "SELECT deal, cells, verdict, max_states, timeout, max_memory_mb, run, engine, budget "
             "FROM attempts WHERE game = ? AND deal BETWEEN ? AND ?", (game, first, last))
-        for deal, cells, verdict, states, timeout, memory, run, engine in rows:
+        for deal, cells, verdict, states, timeout, memory, run, engine, budget in rows:
             k = out.setdefault(deal, Known({}, {}, set()))
             if verdict == UNKNOWN:
                 k.unknown.setdefault(cells, []).append(
-                    (Limits(timeout=timeout, max_states=states, max_memory_mb=memory), run,
+                    (Limits(timeout=timeout, max_states=states, max_memory_mb=memory,
+                            search=search_of(budget)), run,
                      engine.split()[0]))
             else:
                 k.solved[cells] = verdict

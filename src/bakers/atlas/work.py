@@ -36,14 +36,29 @@ def budget_key(limits: Limits) -> str:
 
     >>> budget_key(Limits(timeout=None, max_states=500_000, max_memory_mb=4096))
     'states=500000 timeout=none memory=4096'
+    >>> budget_key(Limits(None, 10**9, 8192, search="exhaustive"))
+    'states=1000000000 timeout=none memory=8192 search=exhaustive'
     """
     def text(value: float | int | None) -> str:
         if value is None:
             return "none"
         return str(value) if isinstance(value, int) else f"{value:g}"
 
-    return (f"states={text(limits.max_states)} timeout={text(limits.timeout)} "
-            f"memory={text(limits.max_memory_mb)}")
+    key = (f"states={text(limits.max_states)} timeout={text(limits.timeout)} "
+           f"memory={text(limits.max_memory_mb)}")
+    return key if limits.search == "portfolio" else f"{key} search={limits.search}"
+
+
+def search_of(budget: str) -> str:
+    """The search a budget key names (the portfolio unless it says).
+
+    >>> search_of('states=1000 timeout=none memory=8192 search=exhaustive')
+    'exhaustive'
+    """
+    for part in budget.split():
+        if part.startswith("search="):
+            return part.removeprefix("search=")
+    return "portfolio"
 
 
 def covers(done: Limits, wanted: Limits) -> bool:
@@ -55,11 +70,14 @@ def covers(done: Limits, wanted: Limits) -> bool:
     True
     >>> covers(Limits(None, 1000, 4096), Limits(None, None, 4096))
     False
+    >>> covers(Limits(None, 10**9, 8192, search="exhaustive"), Limits(None, 1000, 4096))
+    False
     """
     def at_least(a: float | int | None, b: float | int | None) -> bool:
         return a is None or (b is not None and a >= b)
 
-    return (at_least(done.max_states, wanted.max_states)
+    return (done.search == wanted.search
+            and at_least(done.max_states, wanted.max_states)
             and at_least(done.timeout, wanted.timeout)
             and at_least(done.max_memory_mb, wanted.max_memory_mb))
 
@@ -119,7 +137,7 @@ def solve_one(game: str, cells: int, deal: int, limits: Limits,
         check = limits.check or ("core" if chosen == "native" else "rules")
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
                        max_memory_mb=limits.max_memory_mb, engine=chosen, texts=False,
-                       check=check)
+                       check=check, search=limits.search)
     except Exception as exc:  # a solver bug or a bad engine name: name the deal
         raise AtlasError(f"{game} deal {deal} with {cells} cells: the solver failed: "
                          f"{type(exc).__name__}: {exc}") from None

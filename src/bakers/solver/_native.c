@@ -10,6 +10,9 @@
  * the moves made; an open-addressing table of 64-bit slots (32 hash bits and
  * the record's index) finds a key's record.
  *
+ * The exhaustive search (exhaust) keeps the positions it has seen in a
+ * compact delta form of the root instead, about 12 bytes in FreeCell.
+ *
  * The rules come in as data (build policy, whether emptied columns may be
  * filled, whether runs move, cells) and the search as parameters (weights of
  * the heuristic, first stage, beam widths, limits). The Python module
@@ -1477,6 +1480,495 @@ static PyObject *line_from(Store *s, uint32_t end)
     return lst;
 }
 
+/* ------------------------------------------------------------------------- */
+/* the exhaustive search: depth first, every position kept in a compact form   */
+
+/* For a proof of loss the order of the search does not matter, only how many
+ * positions fit in memory; the depth-first search keeps none but the ones on
+ * its path and their unexplored siblings, and the set of positions seen holds
+ * each one in a delta form of the root position, about 12 bytes in FreeCell
+ * instead of the 64-byte record: the foundations' heights (4 bits each), then
+ * for each card in play one bit, set when the card no longer lies where it
+ * lay in the root, followed for such a card by where it lies now: on which of
+ * the cards it builds on (a card moved onto another builds on it: one of one
+ * in Baker's Game, two in FreeCell, four in Baker's Dozen), at the bottom of a
+ * column, or in a cell. The form follows from the 52-byte key alone and gives
+ * it back (with the root), so two positions share one form only when they are
+ * one position. */
+
+#define ARENA_CHUNK (64u << 20)
+#define PACK_MAX 48
+
+typedef struct {
+    uint8_t root[64];                /* the root's key, zero-padded */
+    uint8_t code[NCARDS][HOME + 1]; /* a moved card's place as a code */
+    uint8_t bits[NCARDS];           /* the code's width */
+} Delta;
+
+typedef struct {
+    uint64_t w[PACK_MAX / 8 + 1];
+    int nbits;
+} Bits;
+
+static inline void bits_put(Bits *b, uint64_t v, int n)
+{
+    int i = b->nbits >> 6, o = b->nbits & 63;
+    b->w[i] |= v << o;
+    if (o && o + n > 64)
+        b->w[i + 1] |= v >> (64 - o);
+    b->nbits += n;
+}
+
+static int nbits_for(int maxval)
+{
+    int n = 0;
+    while ((1 << n) <= maxval)
+        n++;
+    return n;
+}
+
+static void delta_init(Delta *d, const Rules *r, const uint8_t *root)
+{
+    memset(d, 0, sizeof *d);
+    memcpy(d->root, root, NCARDS);
+    for (int c = 0; c < NCARDS; c++) {
+        int np = r->nparents[c];
+        for (int i = 0; i < np; i++)
+            d->code[c][r->parents[c][i]] = (uint8_t)i;
+        d->code[c][BOTTOM] = (uint8_t)np;
+        d->code[c][CELL] = (uint8_t)(np + 1);
+        d->bits[c] = (uint8_t)nbits_for(np + 1);
+    }
+}
+
+/* Bits of the cards that lie as in ``root`` and of the cards home. */
+static inline void delta_masks(const uint8_t *k, const uint8_t *root64, uint64_t *same,
+                               uint64_t *home)
+{
+#if defined(__SSE2__)
+    uint8_t buf[64];
+    memcpy(buf, k, NCARDS);
+    memset(buf + NCARDS, 0, 64 - NCARDS);
+    uint64_t ms = 0, mh = 0;
+    const __m128i vh = _mm_set1_epi8((char)HOME);
+    for (int i = 0; i < 4; i++) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(buf + 16 * i));
+        __m128i y = _mm_loadu_si128((const __m128i *)(root64 + 16 * i));
+        ms |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) << (16 * i);
+        mh |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, vh)) << (16 * i);
+    }
+    *same = ms;
+    *home = mh;
+#else
+    uint64_t ms = 0, mh = 0;
+    for (int c = 0; c < NCARDS; c++) {
+        ms |= (uint64_t)(k[c] == root64[c]) << c;
+        mh |= (uint64_t)(k[c] == HOME) << c;
+    }
+    *same = ms;
+    *home = mh;
+#endif
+}
+
+/* The compact form of ``k`` in ``out`` (zero-padded to whole words): the
+ * foundations, a bit per card that moved from its place in the root and is
+ * not home, and each such card's place. Returns its length in bytes, or -1
+ * for a key the form cannot hold (a moved card lying on a card it does not
+ * build on). */
+static int delta_pack(const Rules *r, const Delta *d, const uint8_t *k, uint8_t *out)
+{
+    Bits b;
+    memset(&b, 0, sizeof b);
+    uint64_t same, home;
+    delta_masks(k, d->root, &same, &home);
+    uint64_t moved = ~same & ~home & ((1ULL << NCARDS) - 1);
+    uint64_t f = 0;
+    for (int s = 0; s < 4; s++) {
+        uint64_t gaps = ~(home >> s) & SUIT_BITS;
+        f |= (uint64_t)(gaps ? __builtin_ctzll(gaps) / 4 : 13) << (4 * s);
+    }
+    b.w[0] = f | moved << 16; /* 16 + 52 bits */
+    b.w[1] = moved >> 48;
+    b.nbits = 16 + NCARDS;
+    while (moved) {
+        int c = __builtin_ctzll(moved);
+        moved &= moved - 1;
+        uint8_t v = k[c];
+        if (v < NCARDS && !r->builds[c][v])
+            return -1;
+        bits_put(&b, d->code[c][v], d->bits[c]);
+    }
+    int nbytes = (b.nbits + 7) / 8;
+    if (nbytes > PACK_MAX)
+        return -1;
+    memcpy(out, b.w, (size_t)((nbytes + 7) & ~7));
+    return nbytes;
+}
+
+static inline uint64_t pack_hash(const uint8_t *p, int n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
+    for (int i = 0; i < n; i += 8) {
+        uint64_t x = 0; /* a stored form is not padded: read its bytes only */
+        memcpy(&x, p + i, (size_t)(n - i < 8 ? n - i : 8));
+        h = (h ^ x) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 29;
+    }
+    h *= 0x94D049BB133111EBULL;
+    return h ^ (h >> 32);
+}
+
+/* The set of positions seen: compact forms in an arena of chunks (a form
+ * never moves), found through an open-addressing table of 64-bit slots that
+ * hold 24 bits of the hash and the form's place in the arena. */
+typedef struct {
+    uint8_t **chunks;
+    size_t nchunks, capchunks, used; /* bytes used in the last chunk */
+    uint64_t *slots;
+    uint64_t mask, n;
+    Budget *budget;
+} PackSet;
+
+#define TAG_SHIFT 40
+#define OFF_MASK ((1ULL << TAG_SHIFT) - 1)
+
+static int packset_init(PackSet *s, Budget *b)
+{
+    memset(s, 0, sizeof *s);
+    s->budget = b;
+    s->mask = (1u << 16) - 1;
+    s->slots = budget_alloc(b, (s->mask + 1) * sizeof(uint64_t));
+    if (!s->slots)
+        return -1;
+    memset(s->slots, 0, (s->mask + 1) * sizeof(uint64_t));
+    return 0;
+}
+
+static void packset_free(PackSet *s)
+{
+    for (size_t i = 0; i < s->nchunks; i++)
+        budget_free(s->budget, s->chunks[i], ARENA_CHUNK);
+    budget_free(s->budget, s->chunks, s->capchunks * sizeof(uint8_t *));
+    budget_free(s->budget, s->slots, (s->mask + 1) * sizeof(uint64_t));
+    memset(s, 0, sizeof *s);
+}
+
+static inline const uint8_t *packset_at(const PackSet *s, uint64_t off)
+{
+    return s->chunks[off / ARENA_CHUNK] + off % ARENA_CHUNK;
+}
+
+static int packset_grow(PackSet *s)
+{
+    uint64_t ncap = (s->mask + 1) * 2, nmask = ncap - 1;
+    uint64_t *ns = budget_alloc(s->budget, ncap * sizeof(uint64_t));
+    if (!ns)
+        return -1;
+    memset(ns, 0, ncap * sizeof(uint64_t));
+    for (uint64_t i = 0; i <= s->mask; i++) {
+        uint64_t v = s->slots[i];
+        if (!v)
+            continue;
+        const uint8_t *rec = packset_at(s, (v & OFF_MASK) - 1);
+        uint64_t j = pack_hash(rec + 1, rec[0]) & nmask;
+        while (ns[j])
+            j = (j + 1) & nmask;
+        ns[j] = v;
+    }
+    budget_free(s->budget, s->slots, (s->mask + 1) * sizeof(uint64_t));
+    s->slots = ns;
+    s->mask = nmask;
+    return 0;
+}
+
+/* Add the form ``p`` (``n`` bytes, hash ``h``): 1 if it is new, 0 if it was there, -1
+ * when memory ran out. */
+static int packset_add(PackSet *s, const uint8_t *p, int n, uint64_t h)
+{
+    uint64_t tag = (h >> TAG_SHIFT) << TAG_SHIFT;
+    uint64_t j = h & s->mask;
+    for (;;) {
+        uint64_t v = s->slots[j];
+        if (!v)
+            break;
+        if ((v & ~OFF_MASK) == tag) {
+            const uint8_t *rec = packset_at(s, (v & OFF_MASK) - 1);
+            if (rec[0] == n && memcmp(rec + 1, p, (size_t)n) == 0)
+                return 0;
+        }
+        j = (j + 1) & s->mask;
+    }
+    if (!s->nchunks || s->used + (size_t)n + 1 > ARENA_CHUNK) {
+        if (s->nchunks == s->capchunks) {
+            size_t nc = s->capchunks ? s->capchunks * 2 : 16;
+            uint8_t **grown = budget_realloc(s->budget, s->chunks,
+                                             s->capchunks * sizeof(uint8_t *),
+                                             nc * sizeof(uint8_t *));
+            if (!grown)
+                return -1;
+            s->chunks = grown;
+            s->capchunks = nc;
+        }
+        uint8_t *chunk = budget_alloc(s->budget, ARENA_CHUNK);
+        if (!chunk)
+            return -1;
+        s->chunks[s->nchunks++] = chunk;
+        s->used = 0;
+    }
+    uint64_t off = (uint64_t)(s->nchunks - 1) * ARENA_CHUNK + s->used;
+    if (off + 1 > OFF_MASK)
+        return -1;
+    uint8_t *rec = s->chunks[s->nchunks - 1] + s->used;
+    rec[0] = (uint8_t)n;
+    memcpy(rec + 1, p, (size_t)n);
+    s->used += (size_t)n + 1;
+    s->slots[j] = tag | (off + 1);
+    s->n++;
+    if (s->n * 4 > (s->mask + 1) * 3 && packset_grow(s) < 0) {
+        s->n--; /* keep the table below full: undo, and report the memory */
+        s->slots[j] = 0;
+        return -1;
+    }
+    return 1;
+}
+
+/* A position waiting on the path's stack, and the move that made it. */
+typedef struct {
+    uint8_t key[NCARDS];
+    uint8_t card, count, dest, pad;
+} Pending;
+
+typedef struct {
+    size_t start, next, end; /* this position's unexplored children */
+} Frame;
+
+static int grow_array(Budget *b, void **arr, size_t *cap, size_t need, size_t item)
+{
+    if (need <= *cap)
+        return 0;
+    size_t nc = *cap ? *cap : 256;
+    while (nc < need)
+        nc *= 2;
+    void *grown = budget_realloc(b, *arr, *cap * item, nc * item);
+    if (!grown)
+        return -1;
+    *arr = grown;
+    *cap = nc;
+    return 0;
+}
+
+/* Depth first from ``root`` (closed): every position reachable under the
+ * pruning rules, each expanded once, the children of each tried best first by
+ * the heuristic. ST_WIN leaves the winning line in ``line`` (moves, card
+ * terms), ST_EXHAUSTED proves the position lost, ST_LIMIT/ST_ERROR stop. */
+static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
+                   Pending **line, size_t *nline, size_t *peak, Child *kids)
+{
+    Delta d;
+    delta_init(&d, r, root);
+    PackSet seen;
+    Pending *pend = NULL;
+    Frame *frames = NULL;
+    size_t npend = 0, cappend = 0, nframes = 0, capframes = 0;
+    int order[MAXCHILD];
+    static _Thread_local uint8_t packed[MAXCHILD][PACK_MAX + 8];
+    int plen[MAXCHILD];
+    uint64_t phash[MAXCHILD];
+    Pos pos;
+    int status = ST_EXHAUSTED;
+    *line = NULL;
+    *nline = 0;
+    if (packset_init(&seen, b) < 0)
+        return ST_LIMIT;
+    int n = delta_pack(r, &d, root, packed[0]);
+    if (n < 0 || packset_add(&seen, packed[0], n, pack_hash(packed[0], n)) < 0 ||
+        grow_array(b, (void **)&pend, &cappend, 1, sizeof(Pending)) < 0) {
+        status = n < 0 ? ST_ERROR : ST_LIMIT;
+        goto done;
+    }
+    memcpy(pend[0].key, root, NCARDS);
+    pend[0].card = NONE;
+    npend = 1;
+    if (grow_array(b, (void **)&frames, &capframes, 1, sizeof(Frame)) < 0) {
+        status = ST_LIMIT;
+        goto done;
+    }
+    frames[0] = (Frame){0, 0, 1}; /* a frame above the root that holds it */
+    nframes = 1;
+    while (nframes) {
+        Frame *f = &frames[nframes - 1];
+        if (f->next == f->end) {
+            npend = f->start;
+            nframes--;
+            continue;
+        }
+        if (!(b->states & 255) && budget_check(b)) {
+            status = ST_LIMIT;
+            goto done;
+        }
+        uint8_t key[NCARDS];
+        memcpy(key, pend[f->next].key, NCARDS);
+        f->next++;
+        b->states++;
+        if (decode(r, w, key, &pos) < 0) {
+            status = ST_ERROR;
+            goto done;
+        }
+        int nk = generate(r, w, key, 0, &pos, pos_h(w, &pos), kids);
+        int nnew = 0;
+        for (int t = 0; t < nk; t++) {
+            if (kids[t].win) {
+                /* the line: the move into each frame's current child, then this */
+                Pending *out = budget_alloc(b, nframes * sizeof(Pending));
+                if (!out) {
+                    status = ST_LIMIT;
+                    goto done;
+                }
+                size_t m = 0;
+                for (size_t i = 1; i < nframes; i++)
+                    out[m++] = pend[frames[i].next - 1];
+                /* frames[0] holds the root: its move is no move */
+                out[m].card = kids[t].card;
+                out[m].count = kids[t].count;
+                out[m].dest = kids[t].dest;
+                m++;
+                *line = out;
+                *nline = m;
+                status = ST_WIN;
+                goto done;
+            }
+            plen[t] = delta_pack(r, &d, kids[t].key, packed[t]);
+            if (plen[t] < 0) {
+                status = ST_ERROR;
+                goto done;
+            }
+            phash[t] = pack_hash(packed[t], plen[t]);
+            __builtin_prefetch(&seen.slots[phash[t] & seen.mask]);
+        }
+        for (int t = 0; t < nk; t++) {
+            int added = packset_add(&seen, packed[t], plen[t], phash[t]);
+            if (added < 0) {
+                b->limit = LIM_MEMORY;
+                status = ST_LIMIT;
+                goto done;
+            }
+            if (added) {
+                /* insertion by heuristic: the best child ends up last, on top */
+                int u = nnew++;
+                while (u > 0 && kids[order[u - 1]].h < kids[t].h) {
+                    order[u] = order[u - 1];
+                    u--;
+                }
+                order[u] = t;
+            }
+        }
+        if (!nnew)
+            continue;
+        if (grow_array(b, (void **)&pend, &cappend, npend + (size_t)nnew, sizeof(Pending)) < 0 ||
+            grow_array(b, (void **)&frames, &capframes, nframes + 1, sizeof(Frame)) < 0) {
+            status = ST_LIMIT;
+            goto done;
+        }
+        /* the frame's children in order best first (pend[start] is tried first) */
+        for (int u = 0; u < nnew; u++) {
+            const Child *ch = &kids[order[nnew - 1 - u]];
+            Pending *pe = &pend[npend + (size_t)u];
+            memcpy(pe->key, ch->key, NCARDS);
+            pe->card = ch->card;
+            pe->count = ch->count;
+            pe->dest = ch->dest;
+        }
+        frames[nframes++] = (Frame){npend, npend, npend + (size_t)nnew};
+        npend += (size_t)nnew;
+    }
+done:
+    *peak = b->bytes;
+    if (status == ST_LIMIT && !b->limit)
+        b->limit = LIM_MEMORY;
+    budget_free(b, pend, cappend * sizeof(Pending));
+    budget_free(b, frames, capframes * sizeof(Frame));
+    packset_free(&seen);
+    return status;
+}
+
+/* exhaust(columns, cells, ncells, build, can_fill, supermoves, weights,
+ *         max_states, timeout, max_memory_mb)
+ * -> (status, limit, states, line, peak_bytes), as solve() gives them: the
+ * depth-first search of every reachable position, for proofs of loss that
+ * need more positions than the portfolio's records hold. */
+static PyObject *py_exhaust(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *cells, *weights_t;
+    int ncells, build, can_fill, supermoves;
+    long long max_states, max_mb;
+    double timeout;
+    if (!PyArg_ParseTuple(args, "OOiiiiOLdL", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &weights_t, &max_states, &timeout, &max_mb))
+        return NULL;
+    Rules r;
+    Weights w;
+    uint8_t root[NCARDS];
+    if (search_args(&r, &w, root, columns, cells, ncells, build, can_fill, supermoves,
+                    weights_t) < 0)
+        return NULL;
+    Budget b;
+    budget_start(&b, max_states, timeout, max_mb);
+    Child *kids = malloc(MAXCHILD * sizeof(Child));
+    if (!kids)
+        return PyErr_NoMemory();
+    int fnd[4];
+    foundations(root, fnd);
+    Pending *moves = NULL;
+    size_t nmoves = 0, peak = 0;
+    int status;
+    b.ts = PyEval_SaveThread();
+    if (close_key(&r, root, fnd) == NCARDS)
+        status = ST_WIN;
+    else
+        status = exhaust(&r, &w, &b, root, &moves, &nmoves, &peak, kids);
+    int interrupted = b.limit == LIM_INTERRUPT;
+    PyEval_RestoreThread(b.ts);
+    b.ts = NULL;
+    free(kids);
+    PyObject *line = NULL;
+    if (status == ST_WIN && !interrupted) {
+        line = PyList_New((Py_ssize_t)nmoves);
+        for (size_t i = 0; line && i < nmoves; i++) {
+            int dest = moves[i].dest;
+            int code = dest < NCARDS ? dest : dest == D_FOUNDATION ? -1 : dest == D_CELL ? -2 : -3;
+            PyObject *t = Py_BuildValue("(iii)", (int)moves[i].card, (int)moves[i].count, code);
+            if (!t) {
+                Py_CLEAR(line);
+                break;
+            }
+            PyList_SET_ITEM(line, (Py_ssize_t)i, t);
+        }
+    }
+    budget_free(&b, moves, nmoves * sizeof(Pending));
+    if (interrupted) {
+        Py_XDECREF(line);
+        if (!PyErr_Occurred())
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
+    if (status == ST_ERROR) {
+        PyErr_SetString(PyExc_RuntimeError, "the native core met a malformed position");
+        return NULL;
+    }
+    if (status == ST_WIN && !line)
+        return NULL;
+    const char *verdict = status == ST_WIN ? "winnable" : status == ST_EXHAUSTED ? "impossible"
+                                                                                  : "unknown";
+    const char *lim = status == ST_LIMIT ? limit_name(b.limit) : NULL;
+    if (status == ST_LIMIT && !lim)
+        lim = "memory";
+    PyObject *res = Py_BuildValue("(szLOn)", verdict, lim, b.states, line ? line : Py_None,
+                                  (Py_ssize_t)peak);
+    Py_XDECREF(line);
+    return res;
+}
+
 /* solve(columns, cells, ncells, build, can_fill, supermoves, weights,
  *       first_stage, beams, beam_weights, max_states, timeout, max_memory_mb)
  * -> (status, limit, states, line, peak_bytes)
@@ -2229,6 +2721,7 @@ static PyObject *py_short(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
     {"short", py_short, METH_VARARGS, "Look for a line of fewer player moves."},
+    {"exhaust", py_exhaust, METH_VARARGS, "Search every reachable position, depth first."},
     {"children", py_children, METH_VARARGS, "The children the search generates."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "Every legal single-card move."},
     {"play_line", py_play_line, METH_VARARGS, "A line in card terms as board moves."},

@@ -47,9 +47,11 @@ from .native import (
     play_line_places,
     short_search,
 )
+from .native import exhaust as native_exhaust
 from .native import search as native_search
 
 LINES = ("fast", "short")
+SEARCHES = ("portfolio", "exhaustive")
 SHORT_SECONDS = 2.0   # the short search's time when no timeout is given
 HINT_SHORT_SECONDS = 0.03  # and within a hint,
 HINT_SHORT_UNTIL = 0.04  # ending this long after the hint was asked for at the latest
@@ -432,7 +434,8 @@ def solve(board: Board, *, timeout: float | None = None,
           check: str = "rules",
           lines: str = "fast",
           short_seconds: float | None = None,
-          short_until: float | None = None) -> SolveResult:
+          short_until: float | None = None,
+          search: str = "portfolio") -> SolveResult:
     """Decide whether ``board``'s current position can be won.
 
     Works for every game and cell count, on either engine (``native``, the
@@ -457,6 +460,11 @@ def solve(board: Board, *, timeout: float | None = None,
     Python engine has no short search: it answers with its fast line,
     ``optimal`` false.
 
+    ``search="exhaustive"`` (native engine only) runs the core's depth-first
+    search of every reachable position instead of the portfolio: about a
+    third of the memory per position, for proofs of loss too big for the
+    portfolio; its lines are long and its wins in big spaces slow.
+
     :raises ValueError: an unknown engine, a limit that is not finite and
         positive, or a malformed position.
     """
@@ -469,13 +477,21 @@ def solve(board: Board, *, timeout: float | None = None,
         raise ValueError("the core's line check needs the native engine")
     if lines not in LINES:
         raise ValueError(f"unknown lines {lines!r}: choose fast or short")
+    if search not in SEARCHES:
+        raise ValueError(f"unknown search {search!r}: choose {' or '.join(SEARCHES)}")
+    if search == "exhaustive" and engine != "native":
+        raise ValueError("the exhaustive search needs the native engine")
     if short_seconds is not None and not (math.isfinite(short_seconds) and short_seconds >= 0):
         raise ValueError(f"the short search's time must be finite and positive, "
                          f"not {short_seconds}")
     optimal, lower_bound = False, None
     if engine == "native":
-        found = native_search(board, Portfolio.for_game(board.game), timeout=timeout,
-                              max_states=max_states, max_memory_mb=max_memory_mb)
+        if search == "exhaustive":
+            found = native_exhaust(board, timeout=timeout, max_states=max_states,
+                                   max_memory_mb=max_memory_mb)
+        else:
+            found = native_search(board, Portfolio.for_game(board.game), timeout=timeout,
+                                  max_states=max_states, max_memory_mb=max_memory_mb)
         states = found.states
         if found.verdict != "winnable":
             return SolveResult(Verdict(found.verdict), states=states,
@@ -565,5 +581,5 @@ def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintRe
                       f"no verdict within the budget ({result.limit})")
 
 
-__all__ = ["ENGINES", "LINES", "NCARDS", "HintResult", "SolveResult", "Verdict", "check_engine",
-           "check_limits", "default_engine", "hint", "player_moves", "solve"]
+__all__ = ["ENGINES", "LINES", "NCARDS", "SEARCHES", "HintResult", "SolveResult", "Verdict",
+           "check_engine", "check_limits", "default_engine", "hint", "player_moves", "solve"]
