@@ -4,6 +4,7 @@ input exits 2 with one line on stderr and never a traceback."""
 from __future__ import annotations
 
 import doctest
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ from click.testing import CliRunner, Result
 from bakers import Board, GameRecord
 from bakers import cli as cli_module
 from bakers.cli import cli
+from bakers.solver import native
 
 DEAL_11982 = """\
 AH 3D KD JC 6C JD KC
@@ -89,6 +91,8 @@ def test_deal_unicode() -> None:
         (["deal", "klondike", "1"], "unknown game 'klondike'"),
         (["deal", "freecell", "1", "--cells", "9"], "0 to 8 free cells"),
         (["deal", "bakers_dozen", "1", "--cells", "2"], "no free cells"),
+        (["solve", "freecell", "--deal", "5", "--exhaustive", "--engine", "python"],
+         "--exhaustive needs the native engine"),
     ],
 )
 def test_deal_bad_input(args: list[str], message: str) -> None:
@@ -321,3 +325,15 @@ def test_serve_open_without_a_browser_prints_the_address(
     monkeypatch.setattr(cli_web.click, "echo", lambda text="", **_kw: printed.append(str(text)))
     cli_web.open_in_browser("http://127.0.0.1:8000/")
     assert any("http://127.0.0.1:8000/" in line and "browser" in line for line in printed)
+
+
+def test_solve_exhaustive() -> None:
+    """The exhaustive search's verdicts, through the command line."""
+    if not native.AVAILABLE:
+        pytest.skip("the native solver core is not built here")
+    lost = json.loads(run("solve", "freecell", "--deal", "27", "--cells", "1", "--exhaustive",
+                          "--json").stdout)
+    assert lost["verdict"] == "impossible" and lost["engine"] == "native"
+    assert lost["states"] == 318_880  # every position reachable, each once
+    won = run("solve", "freecell", "--deal", "26", "--cells", "1", "--exhaustive")
+    assert won.exit_code == 0 and won.stdout.startswith("winnable:")
