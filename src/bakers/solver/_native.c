@@ -188,16 +188,22 @@ static inline Rec *rec_at(Store *s, uint32_t i)
     return &s->blocks[i >> BLOCK_BITS][i & (BLOCK_SIZE - 1)];
 }
 
+/* A zeroed table of ``n`` 64-bit slots, counted in the budget. */
+static uint64_t *slots_alloc(Budget *b, uint64_t n)
+{
+    uint64_t *t = budget_alloc(b, n * sizeof(uint64_t));
+    if (t)
+        memset(t, 0, n * sizeof(uint64_t));
+    return t;
+}
+
 static int store_init(Store *s, Budget *b)
 {
     memset(s, 0, sizeof *s);
     s->budget = b;
     s->mask = (1u << 14) - 1;
-    s->slots = budget_alloc(b, (s->mask + 1) * sizeof(uint64_t));
-    if (!s->slots)
-        return -1;
-    memset(s->slots, 0, (s->mask + 1) * sizeof(uint64_t));
-    return 0;
+    s->slots = slots_alloc(b, s->mask + 1);
+    return s->slots ? 0 : -1;
 }
 
 static void store_free(Store *s)
@@ -213,10 +219,9 @@ static void store_free(Store *s)
 static int store_grow_table(Store *s)
 {
     uint64_t ncap = (s->mask + 1) * 2;
-    uint64_t *ns = budget_alloc(s->budget, ncap * sizeof(uint64_t));
+    uint64_t *ns = slots_alloc(s->budget, ncap);
     if (!ns)
         return -1;
-    memset(ns, 0, ncap * sizeof(uint64_t));
     uint64_t nmask = ncap - 1;
     for (uint64_t i = 0; i <= s->mask; i++) {
         uint64_t v = s->slots[i];
@@ -1480,6 +1485,36 @@ static PyObject *line_from(Store *s, uint32_t end)
     return lst;
 }
 
+/* What solve() and exhaust() give back: (status, limit, states, line,
+ * peak_bytes), or the exception for an interrupt or a malformed position.
+ * Takes ``line`` (a new reference, or NULL). */
+static PyObject *search_result(int status, int interrupted, const Budget *b, PyObject *line,
+                               size_t peak)
+{
+    if (interrupted) {
+        Py_XDECREF(line);
+        if (!PyErr_Occurred())
+            PyErr_SetNone(PyExc_KeyboardInterrupt);
+        return NULL;
+    }
+    if (status == ST_ERROR) {
+        Py_XDECREF(line);
+        PyErr_SetString(PyExc_RuntimeError, "the native core met a malformed position");
+        return NULL;
+    }
+    if (status == ST_WIN && !line)
+        return NULL;
+    const char *verdict = status == ST_WIN ? "winnable" : status == ST_EXHAUSTED ? "impossible"
+                                                                                  : "unknown";
+    const char *lim = status == ST_LIMIT ? limit_name(b->limit) : NULL;
+    if (status == ST_LIMIT && !lim)
+        lim = "memory";
+    PyObject *res = Py_BuildValue("(szLOn)", verdict, lim, b->states, line ? line : Py_None,
+                                  (Py_ssize_t)peak);
+    Py_XDECREF(line);
+    return res;
+}
+
 /* ------------------------------------------------------------------------- */
 /* the exhaustive search: depth first, every position kept in a compact form   */
 
@@ -1637,11 +1672,8 @@ static int packset_init(PackSet *s, Budget *b)
     memset(s, 0, sizeof *s);
     s->budget = b;
     s->mask = (1u << 16) - 1;
-    s->slots = budget_alloc(b, (s->mask + 1) * sizeof(uint64_t));
-    if (!s->slots)
-        return -1;
-    memset(s->slots, 0, (s->mask + 1) * sizeof(uint64_t));
-    return 0;
+    s->slots = slots_alloc(b, s->mask + 1);
+    return s->slots ? 0 : -1;
 }
 
 static void packset_free(PackSet *s)
@@ -1661,10 +1693,9 @@ static inline const uint8_t *packset_at(const PackSet *s, uint64_t off)
 static int packset_grow(PackSet *s)
 {
     uint64_t ncap = (s->mask + 1) * 2, nmask = ncap - 1;
-    uint64_t *ns = budget_alloc(s->budget, ncap * sizeof(uint64_t));
+    uint64_t *ns = slots_alloc(s->budget, ncap);
     if (!ns)
         return -1;
-    memset(ns, 0, ncap * sizeof(uint64_t));
     for (uint64_t i = 0; i <= s->mask; i++) {
         uint64_t v = s->slots[i];
         if (!v)
@@ -1946,27 +1977,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
         }
     }
     budget_free(&b, moves, nmoves * sizeof(Pending));
-    if (interrupted) {
-        Py_XDECREF(line);
-        if (!PyErr_Occurred())
-            PyErr_SetNone(PyExc_KeyboardInterrupt);
-        return NULL;
-    }
-    if (status == ST_ERROR) {
-        PyErr_SetString(PyExc_RuntimeError, "the native core met a malformed position");
-        return NULL;
-    }
-    if (status == ST_WIN && !line)
-        return NULL;
-    const char *verdict = status == ST_WIN ? "winnable" : status == ST_EXHAUSTED ? "impossible"
-                                                                                  : "unknown";
-    const char *lim = status == ST_LIMIT ? limit_name(b.limit) : NULL;
-    if (status == ST_LIMIT && !lim)
-        lim = "memory";
-    PyObject *res = Py_BuildValue("(szLOn)", verdict, lim, b.states, line ? line : Py_None,
-                                  (Py_ssize_t)peak);
-    Py_XDECREF(line);
-    return res;
+    return search_result(status, interrupted, &b, line, peak);
 }
 
 /* solve(columns, cells, ncells, build, can_fill, supermoves, weights,
@@ -2109,28 +2120,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     store_free(&beam_store);
     bf_free(&bf, &b);
     free(kids);
-    if (interrupted) {
-        Py_XDECREF(line);
-        if (!PyErr_Occurred())
-            PyErr_SetNone(PyExc_KeyboardInterrupt);
-        return NULL;
-    }
-    if (status == ST_ERROR) {
-        Py_XDECREF(line);
-        PyErr_SetString(PyExc_RuntimeError, "the native core met a malformed position");
-        return NULL;
-    }
-    if (status == ST_WIN && !line)
-        return NULL;
-    const char *verdict = status == ST_WIN ? "winnable" : status == ST_EXHAUSTED ? "impossible"
-                                                                                  : "unknown";
-    const char *lim = status == ST_LIMIT ? limit_name(b.limit) : NULL;
-    if (status == ST_LIMIT && !lim)
-        lim = "memory";
-    PyObject *res = Py_BuildValue("(szLOn)", verdict, lim, b.states, line ? line : Py_None,
-                                  (Py_ssize_t)peak);
-    Py_XDECREF(line);
-    return res;
+    return search_result(status, interrupted, &b, line, peak);
 }
 
 /* children(columns, cells, ncells, build, can_fill, supermoves) -> list of
