@@ -1640,6 +1640,32 @@ static int delta_pack(const Rules *r, const Delta *d, const uint8_t *k, uint8_t 
     return nbytes;
 }
 
+/* The key of a compact form: the inverse of delta_pack. */
+static void delta_unpack(const Rules *r, const Delta *d, const uint8_t *form, int n, uint8_t *k)
+{
+    uint64_t w[PACK_MAX / 8 + 2] = {0};
+    memcpy(w, form, (size_t)n);
+    uint64_t f = w[0] & 0xffff;
+    uint64_t moved = ((w[0] >> 16) | (w[1] << 48)) & ((1ULL << NCARDS) - 1);
+    int at = 16 + NCARDS;
+    for (int c = 0; c < NCARDS; c++) {
+        if ((c >> 2) < (int)((f >> (4 * (c & 3))) & 15)) {
+            k[c] = HOME;
+        } else if (moved >> c & 1) {
+            int nb = d->bits[c], i = at >> 6, o = at & 63;
+            uint64_t v = w[i] >> o;
+            if (o && o + nb > 64)
+                v |= w[i + 1] << (64 - o);
+            int code = (int)(v & ((1u << nb) - 1));
+            at += nb;
+            int np = r->nparents[c];
+            k[c] = code < np ? r->parents[c][code] : code == np ? BOTTOM : CELL;
+        } else {
+            k[c] = d->root[c];
+        }
+    }
+}
+
 static inline uint64_t pack_hash(const uint8_t *p, int n)
 {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)n;
@@ -1712,9 +1738,10 @@ static int packset_grow(PackSet *s)
     return 0;
 }
 
-/* Add the form ``p`` (``n`` bytes, hash ``h``): 1 if it is new, 0 if it was there, -1
+/* Add the form ``p`` (``n`` bytes, hash ``h``; its place in the arena in
+ * ``where``): 1 if it is new, 0 if it was there, -1
  * when memory ran out. */
-static int packset_add(PackSet *s, const uint8_t *p, int n, uint64_t h)
+static int packset_add(PackSet *s, const uint8_t *p, int n, uint64_t h, uint64_t *where)
 {
     uint64_t tag = (h >> TAG_SHIFT) << TAG_SHIFT;
     uint64_t j = h & s->mask;
@@ -1755,23 +1782,27 @@ static int packset_add(PackSet *s, const uint8_t *p, int n, uint64_t h)
     s->used += (size_t)n + 1;
     s->slots[j] = tag | (off + 1);
     s->n++;
+    *where = off;
+    /* grow at 3/4 full; where memory does not allow it, fill on to 9/10 */
     if (s->n * 4 > (s->mask + 1) * 3 && packset_grow(s) < 0) {
-        s->n--; /* keep the table below full: undo, and report the memory */
-        s->slots[j] = 0;
-        return -1;
+        if (s->n * 10 > (s->mask + 1) * 9) {
+            s->n--; /* keep the table below full: undo, and report the memory */
+            s->slots[j] = 0;
+            return -1;
+        }
+        s->budget->limit = 0; /* not a limit yet: the table takes more */
     }
     return 1;
 }
 
-/* A position waiting on the path's stack, and the move that made it. */
+/* A position on the search's path: where its compact form is in the set of
+ * positions seen, the move that made it, and how many of its children (best
+ * first) the search has taken up. */
 typedef struct {
-    uint8_t key[NCARDS];
-    uint8_t card, count, dest, pad;
-} Pending;
-
-typedef struct {
-    size_t start, next, end; /* this position's unexplored children */
-} Frame;
+    uint64_t at;
+    uint16_t next;
+    uint8_t card, count, dest;
+} Step;
 
 static int grow_array(Budget *b, void **arr, size_t *cap, size_t need, size_t item)
 {
@@ -1790,134 +1821,119 @@ static int grow_array(Budget *b, void **arr, size_t *cap, size_t need, size_t it
 
 /* Depth first from ``root`` (closed): every position reachable under the
  * pruning rules, each expanded once, the children of each tried best first by
- * the heuristic. ST_WIN leaves the winning line in ``line`` (moves, card
- * terms), ST_EXHAUSTED proves the position lost, ST_LIMIT/ST_ERROR stop. */
+ * the heuristic. Only the path is kept: going back to a position generates
+ * its children again (the same ones in the same order) and goes on with the
+ * next that was not seen, so the memory is the set of positions seen and
+ * little else. ST_WIN leaves the winning line in ``line`` (its steps' moves),
+ * ST_EXHAUSTED proves the position lost, ST_LIMIT/ST_ERROR stop. */
 static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
-                   Pending **line, size_t *nline, size_t *peak, Child *kids)
+                   Step **line, size_t *nline, size_t *peak, Child *kids)
 {
     Delta d;
     delta_init(&d, r, root);
     PackSet seen;
-    Pending *pend = NULL;
-    Frame *frames = NULL;
-    size_t npend = 0, cappend = 0, nframes = 0, capframes = 0;
+    Step *path = NULL;
+    size_t depth = 0, cap = 0;
     int order[MAXCHILD];
-    static _Thread_local uint8_t packed[MAXCHILD][PACK_MAX + 8];
-    int plen[MAXCHILD];
-    uint64_t phash[MAXCHILD];
+    uint8_t form[PACK_MAX + 8];
     Pos pos;
     int status = ST_EXHAUSTED;
     *line = NULL;
     *nline = 0;
     if (packset_init(&seen, b) < 0)
         return ST_LIMIT;
-    int n = delta_pack(r, &d, root, packed[0]);
-    if (n < 0 || packset_add(&seen, packed[0], n, pack_hash(packed[0], n)) < 0 ||
-        grow_array(b, (void **)&pend, &cappend, 1, sizeof(Pending)) < 0) {
+    int n = delta_pack(r, &d, root, form);
+    uint64_t at = 0;
+    if (n < 0 || packset_add(&seen, form, n, pack_hash(form, n), &at) < 0 ||
+        grow_array(b, (void **)&path, &cap, 1, sizeof(Step)) < 0) {
         status = n < 0 ? ST_ERROR : ST_LIMIT;
         goto done;
     }
-    memcpy(pend[0].key, root, NCARDS);
-    pend[0].card = NONE;
-    npend = 1;
-    if (grow_array(b, (void **)&frames, &capframes, 1, sizeof(Frame)) < 0) {
-        status = ST_LIMIT;
-        goto done;
-    }
-    frames[0] = (Frame){0, 0, 1}; /* a frame above the root that holds it */
-    nframes = 1;
-    while (nframes) {
-        Frame *f = &frames[nframes - 1];
-        if (f->next == f->end) {
-            npend = f->start;
-            nframes--;
-            continue;
-        }
-        if (!(b->states & 255) && budget_check(b)) {
-            status = ST_LIMIT;
-            goto done;
+    path[0].at = at;
+    path[0].card = NONE;
+    path[0].next = 0;
+    depth = 1;
+    while (depth) {
+        Step *top = &path[depth - 1];
+        int first = top->next == 0;
+        if (first) {
+            if (!(b->states & 255) && budget_check(b)) {
+                status = ST_LIMIT;
+                goto done;
+            }
+            b->states++;
         }
         uint8_t key[NCARDS];
-        memcpy(key, pend[f->next].key, NCARDS);
-        f->next++;
-        b->states++;
+        const uint8_t *rec = packset_at(&seen, top->at);
+        delta_unpack(r, &d, rec + 1, rec[0], key);
         if (decode(r, w, key, &pos) < 0) {
             status = ST_ERROR;
             goto done;
         }
         int nk = generate(r, w, key, 0, &pos, pos_h(w, &pos), kids);
-        int nnew = 0;
         for (int t = 0; t < nk; t++) {
-            if (kids[t].win) {
-                /* the line: the move into each frame's current child, then this */
-                Pending *out = budget_alloc(b, nframes * sizeof(Pending));
+            if (first && kids[t].win) {
+                /* the line: the move into each step of the path, then this */
+                Step *out = budget_alloc(b, depth * sizeof(Step));
                 if (!out) {
                     status = ST_LIMIT;
                     goto done;
                 }
-                size_t m = 0;
-                for (size_t i = 1; i < nframes; i++)
-                    out[m++] = pend[frames[i].next - 1];
-                /* frames[0] holds the root: its move is no move */
-                out[m].card = kids[t].card;
-                out[m].count = kids[t].count;
-                out[m].dest = kids[t].dest;
-                m++;
+                for (size_t i = 1; i < depth; i++)
+                    out[i - 1] = path[i];
+                out[depth - 1].card = kids[t].card;
+                out[depth - 1].count = kids[t].count;
+                out[depth - 1].dest = kids[t].dest;
                 *line = out;
-                *nline = m;
+                *nline = depth;
                 status = ST_WIN;
                 goto done;
             }
-            plen[t] = delta_pack(r, &d, kids[t].key, packed[t]);
-            if (plen[t] < 0) {
+            /* insertion by heuristic, stable: the same order every time */
+            int u = t;
+            while (u > 0 && kids[order[u - 1]].h > kids[t].h) {
+                order[u] = order[u - 1];
+                u--;
+            }
+            order[u] = t;
+        }
+        int went = 0;
+        while (top->next < nk) {
+            const Child *ch = &kids[order[top->next++]];
+            int pn = delta_pack(r, &d, ch->key, form);
+            if (pn < 0) {
                 status = ST_ERROR;
                 goto done;
             }
-            phash[t] = pack_hash(packed[t], plen[t]);
-            __builtin_prefetch(&seen.slots[phash[t] & seen.mask]);
-        }
-        for (int t = 0; t < nk; t++) {
-            int added = packset_add(&seen, packed[t], plen[t], phash[t]);
+            int added = packset_add(&seen, form, pn, pack_hash(form, pn), &at);
             if (added < 0) {
                 b->limit = LIM_MEMORY;
                 status = ST_LIMIT;
                 goto done;
             }
-            if (added) {
-                /* insertion by heuristic: the best child ends up last, on top */
-                int u = nnew++;
-                while (u > 0 && kids[order[u - 1]].h < kids[t].h) {
-                    order[u] = order[u - 1];
-                    u--;
-                }
-                order[u] = t;
+            if (!added)
+                continue;
+            if (grow_array(b, (void **)&path, &cap, depth + 1, sizeof(Step)) < 0) {
+                status = ST_LIMIT;
+                goto done;
             }
+            Step *st = &path[depth++];
+            st->at = at;
+            st->card = ch->card;
+            st->count = ch->count;
+            st->dest = ch->dest;
+            st->next = 0;
+            went = 1;
+            break;
         }
-        if (!nnew)
-            continue;
-        if (grow_array(b, (void **)&pend, &cappend, npend + (size_t)nnew, sizeof(Pending)) < 0 ||
-            grow_array(b, (void **)&frames, &capframes, nframes + 1, sizeof(Frame)) < 0) {
-            status = ST_LIMIT;
-            goto done;
-        }
-        /* the frame's children in order best first (pend[start] is tried first) */
-        for (int u = 0; u < nnew; u++) {
-            const Child *ch = &kids[order[nnew - 1 - u]];
-            Pending *pe = &pend[npend + (size_t)u];
-            memcpy(pe->key, ch->key, NCARDS);
-            pe->card = ch->card;
-            pe->count = ch->count;
-            pe->dest = ch->dest;
-        }
-        frames[nframes++] = (Frame){npend, npend, npend + (size_t)nnew};
-        npend += (size_t)nnew;
+        if (!went)
+            depth--;
     }
 done:
     *peak = b->bytes;
     if (status == ST_LIMIT && !b->limit)
         b->limit = LIM_MEMORY;
-    budget_free(b, pend, cappend * sizeof(Pending));
-    budget_free(b, frames, capframes * sizeof(Frame));
+    budget_free(b, path, cap * sizeof(Step));
     packset_free(&seen);
     return status;
 }
@@ -1950,7 +1966,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
         return PyErr_NoMemory();
     int fnd[4];
     foundations(root, fnd);
-    Pending *moves = NULL;
+    Step *moves = NULL;
     size_t nmoves = 0, peak = 0;
     int status;
     b.ts = PyEval_SaveThread();
@@ -1976,7 +1992,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
             PyList_SET_ITEM(line, (Py_ssize_t)i, t);
         }
     }
-    budget_free(&b, moves, nmoves * sizeof(Pending));
+    budget_free(&b, moves, nmoves * sizeof(Step));
     return search_result(status, interrupted, &b, line, peak);
 }
 
