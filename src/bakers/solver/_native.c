@@ -197,14 +197,12 @@ static uint64_t *slots_alloc(Budget *b, uint64_t n)
     return t;
 }
 
-static int store_init(Store *s, Budget *b)
-{
-    memset(s, 0, sizeof *s);
-    s->budget = b;
-    s->mask = (1u << 14) - 1;
-    s->slots = slots_alloc(b, s->mask + 1);
-    return s->slots ? 0 : -1;
-}
+/* An empty table of 2^bits slots for a store or a set (zeroed first). */
+#define TABLE_INIT(s, b, bits)                                                                     \
+    (memset((s), 0, sizeof *(s)), (s)->budget = (b), (s)->mask = (1u << (bits)) - 1,               \
+     (s)->slots = slots_alloc((b), (s)->mask + 1), (s)->slots ? 0 : -1)
+
+static int store_init(Store *s, Budget *b) { return TABLE_INIT(s, b, 14); }
 
 static void store_free(Store *s)
 {
@@ -216,26 +214,40 @@ static void store_free(Store *s)
     memset(s, 0, sizeof *s);
 }
 
-static int store_grow_table(Store *s)
+/* Double a table of slots (``*slots``, ``*mask``), each slot placed again by
+ * the hash ``hash_of`` gives for it. */
+static int table_grow(Budget *b, uint64_t **slots, uint64_t *mask,
+                      uint64_t (*hash_of)(const void *, uint64_t), const void *owner)
 {
-    uint64_t ncap = (s->mask + 1) * 2;
-    uint64_t *ns = slots_alloc(s->budget, ncap);
+    uint64_t ncap = (*mask + 1) * 2, nmask = ncap - 1;
+    uint64_t *ns = slots_alloc(b, ncap);
     if (!ns)
         return -1;
-    uint64_t nmask = ncap - 1;
-    for (uint64_t i = 0; i <= s->mask; i++) {
-        uint64_t v = s->slots[i];
+    for (uint64_t i = 0; i <= *mask; i++) {
+        uint64_t v = (*slots)[i];
         if (!v)
             continue;
-        uint64_t j = (v >> 32) & nmask; /* the slot keeps the hash that places it */
+        uint64_t j = hash_of(owner, v) & nmask;
         while (ns[j])
             j = (j + 1) & nmask;
         ns[j] = v;
     }
-    budget_free(s->budget, s->slots, (s->mask + 1) * sizeof(uint64_t));
-    s->slots = ns;
-    s->mask = nmask;
+    budget_free(b, *slots, (*mask + 1) * sizeof(uint64_t));
+    *slots = ns;
+    *mask = nmask;
     return 0;
+}
+
+/* A store's slot keeps the hash that places it. */
+static uint64_t store_slot_hash(const void *owner, uint64_t v)
+{
+    (void)owner;
+    return v >> 32;
+}
+
+static int store_grow_table(Store *s)
+{
+    return table_grow(s->budget, &s->slots, &s->mask, store_slot_hash, s);
 }
 
 /* The index of ``key``'s record, or SEEN when it has none. */
@@ -1693,14 +1705,7 @@ typedef struct {
 #define TAG_SHIFT 40
 #define OFF_MASK ((1ULL << TAG_SHIFT) - 1)
 
-static int packset_init(PackSet *s, Budget *b)
-{
-    memset(s, 0, sizeof *s);
-    s->budget = b;
-    s->mask = (1u << 16) - 1;
-    s->slots = slots_alloc(b, s->mask + 1);
-    return s->slots ? 0 : -1;
-}
+static int packset_init(PackSet *s, Budget *b) { return TABLE_INIT(s, b, 16); }
 
 static void packset_free(PackSet *s)
 {
@@ -1716,26 +1721,16 @@ static inline const uint8_t *packset_at(const PackSet *s, uint64_t off)
     return s->chunks[off / ARENA_CHUNK] + off % ARENA_CHUNK;
 }
 
+/* A set's slot: the hash of the form it points at. */
+static uint64_t packset_slot_hash(const void *owner, uint64_t v)
+{
+    const uint8_t *rec = packset_at(owner, (v & OFF_MASK) - 1);
+    return pack_hash(rec + 1, rec[0]);
+}
+
 static int packset_grow(PackSet *s)
 {
-    uint64_t ncap = (s->mask + 1) * 2, nmask = ncap - 1;
-    uint64_t *ns = slots_alloc(s->budget, ncap);
-    if (!ns)
-        return -1;
-    for (uint64_t i = 0; i <= s->mask; i++) {
-        uint64_t v = s->slots[i];
-        if (!v)
-            continue;
-        const uint8_t *rec = packset_at(s, (v & OFF_MASK) - 1);
-        uint64_t j = pack_hash(rec + 1, rec[0]) & nmask;
-        while (ns[j])
-            j = (j + 1) & nmask;
-        ns[j] = v;
-    }
-    budget_free(s->budget, s->slots, (s->mask + 1) * sizeof(uint64_t));
-    s->slots = ns;
-    s->mask = nmask;
-    return 0;
+    return table_grow(s->budget, &s->slots, &s->mask, packset_slot_hash, s);
 }
 
 /* Add the form ``p`` (``n`` bytes, hash ``h``; its place in the arena in
