@@ -1814,29 +1814,46 @@ static int grow_array(Budget *b, void **arr, size_t *cap, size_t need, size_t it
     return 0;
 }
 
+/* The children of the last EX_LEVELS positions of the path, in the order
+ * they are tried, each level tagged with the position it belongs to. */
+#define EX_LEVELS 64
+typedef struct {
+    uint64_t at; /* the position's place in the set (UINT64_MAX: none) */
+    int n;
+    int order[MAXCHILD];
+    Child kids[MAXCHILD];
+} Level;
+
 /* Depth first from ``root`` (closed): every position reachable under the
  * pruning rules, each expanded once, the children of each tried best first by
- * the heuristic. Only the path is kept: going back to a position generates
- * its children again (the same ones in the same order) and goes on with the
- * next that was not seen, so the memory is the set of positions seen and
- * little else. ST_WIN leaves the winning line in ``line`` (its steps' moves),
+ * the heuristic. Only the path is kept, and the children of its last
+ * EX_LEVELS positions: going back to a position further down generates its
+ * children again (the same ones in the same order) and goes on with the next
+ * that was not seen, so the memory is the set of positions seen and little
+ * else. ST_WIN leaves the winning line in ``line`` (its steps' moves),
  * ST_EXHAUSTED proves the position lost, ST_LIMIT/ST_ERROR stop. */
 static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
-                   Step **line, size_t *nline, size_t *peak, Child *kids)
+                   Step **line, size_t *nline, size_t *peak)
 {
     Delta d;
     delta_init(&d, r, root);
     PackSet seen;
     Step *path = NULL;
     size_t depth = 0, cap = 0;
-    int order[MAXCHILD];
     uint8_t form[PACK_MAX + 8];
+    Level *levels = budget_alloc(b, EX_LEVELS * sizeof(Level));
     Pos pos;
     int status = ST_EXHAUSTED;
     *line = NULL;
     *nline = 0;
-    if (packset_init(&seen, b) < 0)
+    if (!levels)
         return ST_LIMIT;
+    for (int i = 0; i < EX_LEVELS; i++)
+        levels[i].at = UINT64_MAX;
+    if (packset_init(&seen, b) < 0) {
+        budget_free(b, levels, EX_LEVELS * sizeof(Level));
+        return ST_LIMIT;
+    }
     int n = delta_pack(r, &d, root, form);
     uint64_t at = 0;
     if (n < 0 || packset_add(&seen, form, n, pack_hash(form, n), &at) < 0 ||
@@ -1858,15 +1875,23 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
             }
             b->states++;
         }
-        uint8_t key[NCARDS];
-        const uint8_t *rec = packset_at(&seen, top->at);
-        delta_unpack(r, &d, rec + 1, rec[0], key);
-        if (decode(r, w, key, &pos) < 0) {
-            status = ST_ERROR;
-            goto done;
+        Level *lv = &levels[(depth - 1) % EX_LEVELS];
+        Child *kids = lv->kids;
+        int *order = lv->order;
+        int fresh = lv->at != top->at;
+        if (fresh) {
+            uint8_t key[NCARDS];
+            const uint8_t *rec = packset_at(&seen, top->at);
+            delta_unpack(r, &d, rec + 1, rec[0], key);
+            if (decode(r, w, key, &pos) < 0) {
+                status = ST_ERROR;
+                goto done;
+            }
+            lv->at = top->at;
+            lv->n = generate(r, w, key, 0, &pos, pos_h(w, &pos), kids);
         }
-        int nk = generate(r, w, key, 0, &pos, pos_h(w, &pos), kids);
-        for (int t = 0; t < nk; t++) {
+        int nk = lv->n;
+        for (int t = 0; t < nk && fresh; t++) {
             if (first && kids[t].win) {
                 /* the line: the move into each step of the path, then this */
                 Step *out = budget_alloc(b, depth * sizeof(Step));
@@ -1929,6 +1954,7 @@ done:
     if (status == ST_LIMIT && !b->limit)
         b->limit = LIM_MEMORY;
     budget_free(b, path, cap * sizeof(Step));
+    budget_free(b, levels, EX_LEVELS * sizeof(Level));
     packset_free(&seen);
     return status;
 }
@@ -1956,9 +1982,6 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
         return NULL;
     Budget b;
     budget_start(&b, max_states, timeout, max_mb);
-    Child *kids = malloc(MAXCHILD * sizeof(Child));
-    if (!kids)
-        return PyErr_NoMemory();
     int fnd[4];
     foundations(root, fnd);
     Step *moves = NULL;
@@ -1968,11 +1991,10 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     if (close_key(&r, root, fnd) == NCARDS)
         status = ST_WIN;
     else
-        status = exhaust(&r, &w, &b, root, &moves, &nmoves, &peak, kids);
+        status = exhaust(&r, &w, &b, root, &moves, &nmoves, &peak);
     int interrupted = b.limit == LIM_INTERRUPT;
     PyEval_RestoreThread(b.ts);
     b.ts = NULL;
-    free(kids);
     PyObject *line = NULL;
     if (status == ST_WIN && !interrupted) {
         line = PyList_New((Py_ssize_t)nmoves);
