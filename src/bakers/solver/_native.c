@@ -1548,7 +1548,8 @@ static PyObject *search_result(int status, int interrupted, const Budget *b, PyO
 
 typedef struct {
     uint8_t root[64];                /* the root's key, zero-padded */
-    uint8_t code[NCARDS][HOME + 1]; /* a moved card's place as a code */
+    uint8_t code[NCARDS][HOME + 1]; /* a moved card's place as a code (NONE: no code) */
+    uint8_t place[NCARDS][8];       /* and back: the place of each code */
     uint8_t bits[NCARDS];           /* the code's width */
 } Delta;
 
@@ -1577,14 +1578,26 @@ static int nbits_for(int maxval)
 static void delta_init(Delta *d, const Rules *r, const uint8_t *root)
 {
     memset(d, 0, sizeof *d);
+    memset(d->code, NONE, sizeof d->code);
     memcpy(d->root, root, NCARDS);
     for (int c = 0; c < NCARDS; c++) {
-        int np = r->nparents[c];
-        for (int i = 0; i < np; i++)
-            d->code[c][r->parents[c][i]] = (uint8_t)i;
-        d->code[c][BOTTOM] = (uint8_t)np;
-        d->code[c][CELL] = (uint8_t)(np + 1);
-        d->bits[c] = (uint8_t)nbits_for(np + 1);
+        /* codes for the places a moved card can be in under these rules:
+         * on a card it builds on, at the bottom of a column that was
+         * emptied and filled again, in a cell */
+        int n = 0;
+        for (int i = 0; i < r->nparents[c]; i++) {
+            d->code[c][r->parents[c][i]] = (uint8_t)n;
+            d->place[c][n++] = r->parents[c][i];
+        }
+        if (r->can_fill) {
+            d->code[c][BOTTOM] = (uint8_t)n;
+            d->place[c][n++] = BOTTOM;
+        }
+        if (r->ncells) {
+            d->code[c][CELL] = (uint8_t)n;
+            d->place[c][n++] = CELL;
+        }
+        d->bits[c] = (uint8_t)nbits_for(n - 1);
     }
 }
 
@@ -1620,9 +1633,9 @@ static inline void delta_masks(const uint8_t *k, const uint8_t *root64, uint64_t
 /* The compact form of ``k`` in ``out`` (zero-padded to whole words): the
  * foundations, a bit per card that moved from its place in the root and is
  * not home, and each such card's place. Returns its length in bytes, or -1
- * for a key the form cannot hold (a moved card lying on a card it does not
- * build on). */
-static int delta_pack(const Rules *r, const Delta *d, const uint8_t *k, uint8_t *out)
+ * for a key the form cannot hold (a moved card in a place the rules do not
+ * let it reach). */
+static int delta_pack(const Delta *d, const uint8_t *k, uint8_t *out)
 {
     Bits b;
     memset(&b, 0, sizeof b);
@@ -1640,10 +1653,10 @@ static int delta_pack(const Rules *r, const Delta *d, const uint8_t *k, uint8_t 
     while (moved) {
         int c = __builtin_ctzll(moved);
         moved &= moved - 1;
-        uint8_t v = k[c];
-        if (v < NCARDS && !r->builds[c][v])
+        uint8_t code = d->code[c][k[c]];
+        if (code == NONE)
             return -1;
-        bits_put(&b, d->code[c][v], d->bits[c]);
+        bits_put(&b, code, d->bits[c]);
     }
     int nbytes = (b.nbits + 7) / 8;
     if (nbytes > PACK_MAX)
@@ -1653,7 +1666,7 @@ static int delta_pack(const Rules *r, const Delta *d, const uint8_t *k, uint8_t 
 }
 
 /* The key of a compact form: the inverse of delta_pack. */
-static void delta_unpack(const Rules *r, const Delta *d, const uint8_t *form, int n, uint8_t *k)
+static void delta_unpack(const Delta *d, const uint8_t *form, int n, uint8_t *k)
 {
     uint64_t w[PACK_MAX / 8 + 2] = {0};
     memcpy(w, form, (size_t)n);
@@ -1668,10 +1681,8 @@ static void delta_unpack(const Rules *r, const Delta *d, const uint8_t *form, in
             uint64_t v = w[i] >> o;
             if (o && o + nb > 64)
                 v |= w[i + 1] << (64 - o);
-            int code = (int)(v & ((1u << nb) - 1));
+            k[c] = d->place[c][v & ((1u << nb) - 1)];
             at += nb;
-            int np = r->nparents[c];
-            k[c] = code < np ? r->parents[c][code] : code == np ? BOTTOM : CELL;
         } else {
             k[c] = d->root[c];
         }
@@ -1854,7 +1865,7 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
         budget_free(b, levels, EX_LEVELS * sizeof(Level));
         return ST_LIMIT;
     }
-    int n = delta_pack(r, &d, root, form);
+    int n = delta_pack(&d, root, form);
     uint64_t at = 0;
     if (n < 0 || packset_add(&seen, form, n, pack_hash(form, n), &at) < 0 ||
         grow_array(b, (void **)&path, &cap, 1, sizeof(Step)) < 0) {
@@ -1882,7 +1893,7 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
         if (fresh) {
             uint8_t key[NCARDS];
             const uint8_t *rec = packset_at(&seen, top->at);
-            delta_unpack(r, &d, rec + 1, rec[0], key);
+            delta_unpack(&d, rec + 1, rec[0], key);
             if (decode(r, w, key, &pos) < 0) {
                 status = ST_ERROR;
                 goto done;
@@ -1920,7 +1931,7 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
         int went = 0;
         while (top->next < nk) {
             const Child *ch = &kids[order[top->next++]];
-            int pn = delta_pack(r, &d, ch->key, form);
+            int pn = delta_pack(&d, ch->key, form);
             if (pn < 0) {
                 status = ST_ERROR;
                 goto done;
