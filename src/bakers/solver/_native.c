@@ -1469,6 +1469,14 @@ static const char *limit_name(int lim)
     }
 }
 
+/* One move of a line as Python sees it: (card, count, dest), dest a card or
+ * -1 (foundation), -2 (cell), -3 (empty column). */
+static PyObject *move_tuple(int card, int count, int dest)
+{
+    int code = dest < NCARDS ? dest : dest == D_FOUNDATION ? -1 : dest == D_CELL ? -2 : -3;
+    return Py_BuildValue("(iii)", card, count, code);
+}
+
 static PyObject *line_from(Store *s, uint32_t end)
 {
     PyObject *lst = PyList_New(0);
@@ -1479,9 +1487,7 @@ static PyObject *line_from(Store *s, uint32_t end)
         Rec *rec = rec_at(s, i);
         if (rec->parent == UINT32_MAX)
             break;
-        int dest = rec->dest;
-        int code = dest < NCARDS ? dest : dest == D_FOUNDATION ? -1 : dest == D_CELL ? -2 : -3;
-        PyObject *t = Py_BuildValue("(iii)", (int)rec->card, (int)rec->count, code);
+        PyObject *t = move_tuple(rec->card, rec->count, rec->dest);
         if (!t || PyList_Append(lst, t) < 0) {
             Py_XDECREF(t);
             Py_DECREF(lst);
@@ -2010,9 +2016,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     if (status == ST_WIN && !interrupted) {
         line = PyList_New((Py_ssize_t)nmoves);
         for (size_t i = 0; line && i < nmoves; i++) {
-            int dest = moves[i].dest;
-            int code = dest < NCARDS ? dest : dest == D_FOUNDATION ? -1 : dest == D_CELL ? -2 : -3;
-            PyObject *t = Py_BuildValue("(iii)", (int)moves[i].card, (int)moves[i].count, code);
+            PyObject *t = move_tuple(moves[i].card, moves[i].count, moves[i].dest);
             if (!t) {
                 Py_CLEAR(line);
                 break;
