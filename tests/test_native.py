@@ -11,6 +11,7 @@ set, as the test script does.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import os
 import random
 from pathlib import Path
@@ -158,6 +159,43 @@ def test_both_engines_agree_and_native_lines_replay(game: str, deal: int,
             for move in line:
                 check.push(move)
             assert check.is_won()
+
+
+def test_a_rival_search_taking_turns_keeps_every_verdict_and_line_sound() -> None:
+    """FreeCell's portfolio has a rival best-first search: whichever of the
+    two wins, the line replays; a deal either proves lost stays lost; the
+    rival's turns and its own limit are kept (so 11982's proof costs the
+    main search's exhaustion plus at most the rival's limit)."""
+    game = Board.deal("freecell", 1).game
+    dueling = native.Portfolio.for_game(game)
+    assert dueling.rival is not None
+    alone = dataclasses.replace(dueling, rival=None)
+    rival_alone = dataclasses.replace(dueling, weights=dueling.rival.weights, rival=None)
+    won_by_rival = 0
+    for deal in [*range(1, 41), 11982]:
+        board = Board.deal("freecell", deal)
+        outs = [native.search(board, p, timeout=None, max_states=None, max_memory_mb=None)
+                for p in (dueling, alone, rival_alone)]
+        assert len({o.verdict for o in outs}) == 1, deal
+        duel, main, rival = outs
+        if duel.verdict == "impossible":
+            assert duel.states <= main.states + dueling.rival.limit
+            continue
+        # the first to win ends it: fewer positions in all than both searches
+        # would take in turns, and never more than the main search plus the
+        # rival's limit
+        assert duel.states <= main.states + dueling.rival.limit
+        if rival.states <= dueling.rival.head:
+            assert duel.states == rival.states
+            won_by_rival += 1
+        _, singles = native.play_line_places(board, duel.line)
+        assert native.check_line(board, singles)
+    assert won_by_rival > 0
+    with pytest.raises(ValueError, match="turns"):
+        native.search(Board.deal("freecell", 2),
+                      dataclasses.replace(dueling, rival=dataclasses.replace(
+                          dueling.rival, turn=0)),
+                      timeout=None, max_states=None, max_memory_mb=None)
 
 
 def test_limits_give_unknown_with_the_limit_named() -> None:

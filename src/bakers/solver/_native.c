@@ -859,6 +859,8 @@ static void bf_free(BestFirst *bf, Budget *b)
         for (size_t i = 0; i < bf->nbuckets; i++)
             budget_free(b, bf->buckets[i].data, bf->buckets[i].cap * sizeof(uint64_t));
         budget_free(b, bf->buckets, bf->nbuckets * sizeof(Vec));
+        bf->buckets = NULL;
+        bf->nbuckets = 0;
     }
     store_free(&bf->store);
 }
@@ -943,6 +945,42 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
             if (bi < cur)
                 cur = bi;
         }
+    }
+}
+
+/* A rival best-first search with other weights, interleaved with the main
+ * one during the first stage: ``head`` positions first, then turns of
+ * ``q_main`` and ``q_rival`` positions, until the rival has expanded
+ * ``limit`` (both searches are complete, so either one running out of
+ * positions proves the deal lost). */
+typedef struct {
+    Weights w;
+    long long head, q_main, q_rival, limit;
+} Rival;
+
+/* Run ``a`` and its rival ``g`` in turns until a verdict, a limit or
+ * ``stop`` expansions in all; ``*which`` is the search that ended it. */
+static int bf_duel(BestFirst *a, BestFirst *g, const Rival *rv, Budget *b, long long stop,
+                   Child *kids, BestFirst **which)
+{
+    BestFirst *turn = g;
+    long long left = rv->limit; /* the rival's own expansions still allowed */
+    long long q = rv->head < left ? rv->head : left;
+    for (;;) {
+        long long from = b->states, until = from + q;
+        int st = bf_run(turn, b, until < stop ? until : stop, kids);
+        if (turn == g)
+            left -= b->states - from;
+        if (st != ST_STAGE) {
+            *which = turn;
+            return st;
+        }
+        if (b->states >= stop)
+            return ST_STAGE;
+        if (turn == g || left > 0)
+            turn = turn == a ? g : a;
+        q = turn == a ? (left > 0 ? rv->q_main : stop - b->states)
+                      : (rv->q_rival < left ? rv->q_rival : left);
     }
 }
 
@@ -2037,15 +2075,28 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *columns, *cells, *weights_t, *beams_t, *beam_w_t;
+    PyObject *columns, *cells, *weights_t, *beams_t, *beam_w_t, *rival_t;
     int ncells, build, can_fill, supermoves;
     long long first_stage, middle_stage, max_states;
     double timeout;
     long long max_mb;
-    if (!PyArg_ParseTuple(args, "OOiiiiOLLOOLdL", &columns, &cells, &ncells, &build, &can_fill,
+    if (!PyArg_ParseTuple(args, "OOiiiiOLLOOOLdL", &columns, &cells, &ncells, &build, &can_fill,
                           &supermoves, &weights_t, &first_stage, &middle_stage, &beams_t,
-                          &beam_w_t, &max_states, &timeout, &max_mb))
+                          &beam_w_t, &rival_t, &max_states, &timeout, &max_mb))
         return NULL;
+    Rival rv;
+    int has_rival = rival_t != Py_None;
+    if (has_rival) {
+        PyObject *rw_t;
+        if (!PyArg_ParseTuple(rival_t, "OLLLL", &rw_t, &rv.head, &rv.q_main, &rv.q_rival,
+                              &rv.limit) ||
+            parse_weights(rw_t, &rv.w) < 0)
+            return NULL;
+        if (rv.head < 0 || rv.q_main < 1 || rv.q_rival < 1 || rv.limit < 1) {
+            PyErr_SetString(PyExc_ValueError, "a rival's turns must be positive");
+            return NULL;
+        }
+    }
     Rules r;
     Weights w;
     uint8_t root[NCARDS];
@@ -2088,15 +2139,17 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     memset(&beam_store, 0, sizeof beam_store);
     uint32_t win = 0;
     Store *win_store = NULL;
-    BestFirst bf;
+    BestFirst bf, rbf;
     memset(&bf, 0, sizeof bf);
+    memset(&rbf, 0, sizeof rbf);
     size_t peak = 0;
 
     b.ts = PyEval_SaveThread();
     int home = close_key(&r, root, fnd);
     if (home == NCARDS) {
         status = ST_WIN;
-    } else if (bf_init(&bf, &r, &w, &b, root, key_h(&r, &w, root)) < 0) {
+    } else if (bf_init(&bf, &r, &w, &b, root, key_h(&r, &w, root)) < 0 ||
+               (has_rival && bf_init(&rbf, &r, &rv.w, &b, root, key_h(&r, &rv.w, root)) < 0)) {
         status = ST_LIMIT;
         if (!b.limit)
             b.limit = LIM_MEMORY;
@@ -2104,10 +2157,17 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
         long long stop = first_stage >= 0 ? first_stage : (1LL << 62);
         if (max_states >= 0 && stop > max_states)
             stop = max_states;
-        status = bf_run(&bf, &b, stop, kids);
+        BestFirst *which = &bf;
+        status = has_rival ? bf_duel(&bf, &rbf, &rv, &b, stop, kids, &which)
+                           : bf_run(&bf, &b, stop, kids);
+        if (status == ST_STAGE && has_rival) {
+            if (b.bytes > peak)
+                peak = b.bytes;
+            bf_free(&rbf, &b); /* the later stages go on with the main search */
+        }
         if (status == ST_WIN) {
-            win = bf.win;
-            win_store = &bf.store;
+            win = which->win;
+            win_store = &which->store;
         } else if (status == ST_STAGE) {
             status = ST_STAGE;
             for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
@@ -2166,6 +2226,7 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
         line = win_store ? line_from(win_store, win) : PyList_New(0);
     }
     store_free(&beam_store);
+    bf_free(&rbf, &b);
     bf_free(&bf, &b);
     free(kids);
     return search_result(status, interrupted, &b, line, peak);

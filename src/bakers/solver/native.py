@@ -69,6 +69,36 @@ NATIVE_WEIGHTS: dict[Build, Weights] = {
     Build.ALTERNATE_COLOUR: Weights(blocked=1, cell=3, home=2, empty=2, unbuilt=1, depth=1),
 }
 
+
+
+@dataclasses.dataclass(frozen=True)
+class Rival:
+    """A second best-first search, with greedier weights, that takes turns
+    with the main one during the first stage: ``head`` positions first, then
+    ``main_turn`` positions of the main search for every ``turn`` of its own,
+    until it has expanded ``limit`` positions (a deal it has not won by then
+    seldom falls to it, and a proof of loss should not pay for it). Both are
+    complete searches of the same positions, so either one running out proves
+    the deal lost, and the first to find a win ends the solve."""
+
+    weights: Weights
+    head: int
+    main_turn: int
+    turn: int
+    limit: int
+
+
+# FreeCell's rival (unbuilt cards counting twice, and the cards above each
+# foundation's next card once) solves half the deals in fewer than 90
+# positions but has a long tail; taking turns with the main search, chosen by
+# simulation on deals 1-3,000 from each search's own counts, expands 33 %
+# fewer positions there and 22 % fewer on deals 20,001-23,000.
+RIVALS: dict[Build, Rival] = {
+    Build.ALTERNATE_COLOUR: Rival(
+        Weights(blocked=1, cell=3, home=2, empty=2, unbuilt=2, depth=1, need=1),
+        head=200, main_turn=128, turn=32, limit=2000),
+}
+
 CardLine = list[tuple[int, int, int]]
 
 
@@ -86,13 +116,15 @@ class Portfolio:
     beams: tuple[int, ...]
     beam_weights: tuple[Weights, ...]
     middle_stage: int = MIDDLE_STAGE
+    rival: Rival | None = None
 
     @classmethod
     def for_game(cls, game: Game) -> Portfolio:
         can_fill = game.empty_column is EmptyColumn.ANY
         main = NATIVE_WEIGHTS[game.build]
         beam_w = BEAM_WEIGHTS if game.build is Build.ANY_SUIT else (main,)
-        return cls(main, FIRST_STAGE[can_fill], BEAMS, tuple(beam_w))
+        return cls(main, FIRST_STAGE[can_fill], BEAMS, tuple(beam_w),
+                   rival=RIVALS.get(game.build))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +138,12 @@ class Outcome:
     states: int
     line: CardLine
     peak_bytes: int
+
+
+def _rival_args(rival: Rival | None) -> tuple[tuple[int, ...], int, int, int, int] | None:
+    if rival is None:
+        return None
+    return _weights(rival.weights), rival.head, rival.main_turn, rival.turn, rival.limit
 
 
 def _rules_args(game: Game) -> tuple[int, int, int, int]:
@@ -173,7 +211,7 @@ def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
     status, limit, states, line, peak = _core.solve(
         cols, cells, *_rules_args(board.game), _weights(portfolio.weights),
         portfolio.first_stage, portfolio.middle_stage, list(portfolio.beams),
-        [_weights(w) for w in portfolio.beam_weights],
+        [_weights(w) for w in portfolio.beam_weights], _rival_args(portfolio.rival),
         -1 if max_states is None else max_states,
         -1.0 if timeout is None else timeout,
         -1 if max_memory_mb is None else max_memory_mb)
