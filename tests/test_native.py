@@ -198,6 +198,33 @@ def test_a_rival_search_taking_turns_keeps_every_verdict_and_line_sound() -> Non
                       timeout=None, max_states=None, max_memory_mb=None)
 
 
+@pytest.mark.parametrize(("game", "cells", "deals"), [
+    ("freecell", 4, [*range(1, 31), 11982]), ("freecell", 1, range(1, 11)),
+    ("bakers_game", 4, range(1, 31)), ("bakers_dozen", None, range(1, 16)),
+])
+def test_deciding_a_deal_in_the_core_matches_solving_it(game: str, cells: int | None,
+                                                       deals: range) -> None:
+    """decide_deal plays and checks the line in the core: the same verdicts,
+    positions and line sizes as solve() with the core's line check."""
+    from bakers.games import find_game
+    from bakers.solver import decide_deal
+
+    g = find_game(game, cells)
+    for deal in deals:
+        board = Board.deal(game, deal, cells=cells)
+        assert native.deal_args(g, deal) == (
+            native.position_args(board)[0], native._cells_by_place(board))
+        full = solve(board, engine="native", check="core", texts=False, max_states=200_000)
+        sizes = decide_deal(g, deal, max_states=200_000)
+        assert (sizes.verdict, sizes.states, sizes.limit) == (full.verdict, full.states,
+                                                              full.limit), deal
+        if full.verdict is Verdict.WINNABLE:
+            assert (sizes.moves, sizes.single_moves, sizes.player_moves) == (
+                len(full.moves), len(full.single_moves), full.player_moves), deal
+        else:
+            assert sizes.moves is None
+
+
 def test_limits_give_unknown_with_the_limit_named() -> None:
     board = Board.deal("freecell", 11982)
     assert solve(board, engine="native", max_states=1000).limit == "state limit 1,000"

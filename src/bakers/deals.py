@@ -59,31 +59,43 @@ def _random_stream(deal: int) -> list[int]:
     return out
 
 
-def shuffled_pack(deal: int) -> list[Card]:
-    """The pack in dealing order for Microsoft deal ``deal``."""
+def shuffled_indices(deal: int) -> list[int]:
+    """The pack in dealing order for Microsoft deal ``deal``, as card
+    indices (:attr:`Card.index`)."""
     deal = parse_deal_number(deal)
     cards = list(range(52))
     left = 52
-    order: list[Card] = []
-    pack = Card.from_index
+    order: list[int] = []
     for r in _random_stream(deal):
         j = r % left
-        order.append(pack(cards[j]))
+        order.append(cards[j])
         left -= 1
         cards[j] = cards[left]
     return order
 
 
+def shuffled_pack(deal: int) -> list[Card]:
+    """The pack in dealing order for Microsoft deal ``deal``."""
+    return list(map(Card.from_index, shuffled_indices(deal)))
+
+
+def deal_column_indices(deal: int, columns: int, kings_to_bottom: bool = False
+                        ) -> list[list[int]]:
+    """:func:`deal_columns` as card indices (:attr:`Card.index`)."""
+    pack = shuffled_indices(deal)
+    cols = [pack[i::columns] for i in range(columns)]
+    if kings_to_bottom:
+        king = 12  # rank 13: indices 48..51
+        cols = [[c for c in col if c >> 2 == king] + [c for c in col if c >> 2 != king]
+                for col in cols]
+    return cols
+
+
 def deal_columns(deal: int, columns: int, kings_to_bottom: bool = False
                  ) -> list[list[Card]]:
     """Columns (bottom card first) for deal ``deal`` dealt cyclically."""
-    cols: list[list[Card]] = [[] for _ in range(columns)]
-    for i, card in enumerate(shuffled_pack(deal)):
-        cols[i % columns].append(card)
-    if kings_to_bottom:
-        cols = [[c for c in col if c.rank == 13] + [c for c in col if c.rank != 13]
-                for col in cols]
-    return cols
+    return [list(map(Card.from_index, col))
+            for col in deal_column_indices(deal, columns, kings_to_bottom)]
 
 
 def random_deal_number() -> int:

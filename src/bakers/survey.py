@@ -39,7 +39,7 @@ except ImportError:  # not on Windows
 
 from .board import Board
 from .errors import BakersError
-from .games import GAMES, Game
+from .games import GAMES, Game, find_game
 
 VERDICTS = ("winnable", "impossible", "unknown")
 CSV_FIELDS = ("game", "cells", "deal", "verdict", "moves", "single_moves",
@@ -154,12 +154,29 @@ class DealTask:
 
 def solve_deal(task: DealTask) -> DealResult:
     """Deal ``task.deal`` and solve it; runs in a worker process."""
-    from .solver import Verdict, check_engine, solve
+    from .solver import Verdict, check_engine, decide_deal, solve
 
-    board = Board.deal(task.game, task.deal, cells=task.cells)
     limits = task.limits
     engine = check_engine(limits.engine)
     check = limits.check or ("core" if engine == "native" else "rules")
+    if (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
+                                                                "portfolio"):
+        # the common case: the line's sizes are all a row keeps
+        game = find_game(task.game, task.cells)
+        cpu_start = cpu_seconds()
+        try:
+            decision = decide_deal(game, task.deal, timeout=limits.timeout,
+                                   max_states=limits.max_states,
+                                   max_memory_mb=limits.max_memory_mb)
+        except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
+            raise SurveyError(f"deal {task.deal}: the solver failed: "
+                              f"{type(exc).__name__}: {exc}") from None
+        return DealResult(
+            game=task.game, cells=task.cells, deal=task.deal, verdict=decision.verdict.value,
+            moves=decision.moves, single_moves=decision.single_moves, states=decision.states,
+            seconds=decision.seconds, limit=decision.limit or "",
+            cpu_seconds=cpu_seconds() - cpu_start, player_moves=decision.player_moves)
+    board = Board.deal(task.game, task.deal, cells=task.cells)
     start, cpu_start = time.perf_counter(), cpu_seconds()
     try:
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,

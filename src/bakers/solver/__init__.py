@@ -144,16 +144,19 @@ from .api import (
     ENGINES,
     LINES,
     SEARCHES,
+    Decision,
     HintResult,
     SolveResult,
     Verdict,
     check_engine,
     check_limits,
+    decide_deal,
     default_engine,
     hint,
     player_moves,
     solve,
 )
 
-__all__ = ["ENGINES", "LINES", "SEARCHES", "HintResult", "SolveResult", "Verdict", "check_engine",
-           "check_limits", "default_engine", "hint", "player_moves", "solve"]
+__all__ = ["ENGINES", "LINES", "SEARCHES", "Decision", "HintResult", "SolveResult", "Verdict",
+           "check_engine", "check_limits", "decide_deal", "default_engine", "hint", "player_moves",
+           "solve"]

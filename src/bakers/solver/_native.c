@@ -1507,37 +1507,62 @@ static const char *limit_name(int lim)
     }
 }
 
-/* One move of a line as Python sees it: (card, count, dest), dest a card or
- * -1 (foundation), -2 (cell), -3 (empty column). */
+/* Where a move of a line goes, as Python sees it: a card, or -1
+ * (foundation), -2 (cell), -3 (empty column). */
+static inline int dest_code(int dest)
+{
+    return dest < NCARDS ? dest : dest == D_FOUNDATION ? -1 : dest == D_CELL ? -2 : -3;
+}
+
+/* One move of a line as Python sees it: (card, count, dest code). */
 static PyObject *move_tuple(int card, int count, int dest)
 {
-    int code = dest < NCARDS ? dest : dest == D_FOUNDATION ? -1 : dest == D_CELL ? -2 : -3;
-    return Py_BuildValue("(iii)", card, count, code);
+    return Py_BuildValue("(iii)", card, count, dest_code(dest));
+}
+
+/* A move of a line in card terms, the destination as dest_code gives it. */
+typedef struct {
+    int card, count, dest;
+} CMove;
+
+/* The line from the root to record ``end``, in a new array (NULL with a
+ * MemoryError set when there is no memory for it). */
+static CMove *path_from(Store *s, uint32_t end, size_t *n)
+{
+    size_t len = 0;
+    for (uint32_t i = end; i != UINT32_MAX && rec_at(s, i)->parent != UINT32_MAX;
+         i = rec_at(s, i)->parent)
+        len++;
+    CMove *out = malloc((len ? len : 1) * sizeof(CMove));
+    if (!out) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    size_t k = len;
+    for (uint32_t i = end; k > 0; i = rec_at(s, i)->parent) {
+        Rec *rec = rec_at(s, i);
+        out[--k] = (CMove){rec->card, rec->count, dest_code(rec->dest)};
+    }
+    *n = len;
+    return out;
 }
 
 static PyObject *line_from(Store *s, uint32_t end)
 {
-    PyObject *lst = PyList_New(0);
-    if (!lst)
+    size_t n;
+    CMove *path = path_from(s, end, &n);
+    if (!path)
         return NULL;
-    uint32_t i = end;
-    while (i != UINT32_MAX) {
-        Rec *rec = rec_at(s, i);
-        if (rec->parent == UINT32_MAX)
+    PyObject *lst = PyList_New((Py_ssize_t)n);
+    for (size_t i = 0; lst && i < n; i++) {
+        PyObject *t = Py_BuildValue("(iii)", path[i].card, path[i].count, path[i].dest);
+        if (!t) {
+            Py_CLEAR(lst);
             break;
-        PyObject *t = move_tuple(rec->card, rec->count, rec->dest);
-        if (!t || PyList_Append(lst, t) < 0) {
-            Py_XDECREF(t);
-            Py_DECREF(lst);
-            return NULL;
         }
-        Py_DECREF(t);
-        i = rec->parent;
+        PyList_SET_ITEM(lst, (Py_ssize_t)i, t);
     }
-    if (PyList_Reverse(lst) < 0) {
-        Py_DECREF(lst);
-        return NULL;
-    }
+    free(path);
     return lst;
 }
 
@@ -2072,9 +2097,325 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
  * status: "winnable", "impossible" or "unknown"; limit: "states", "timeout",
  * "memory" or None; line: [(card, count, dest)], dest a card or -1
  * (foundation), -2 (cell), -3 (empty column). */
-static PyObject *py_solve(PyObject *self, PyObject *args)
+/* ------------------------------------------------------------------------- */
+/* a winning line in card terms, played on the board's own columns and cells  */
+
+/* Moves on the board's own places: columns 0..12, cells 100 + i, the
+ * foundation 200. */
+typedef struct {
+    uint8_t src, dst, count;
+} PMove;
+
+typedef struct {
+    PMove *v;
+    size_t n, cap;
+} PMoves;
+
+static int pm_push(PMoves *m, int src, int dst, int count)
 {
-    (void)self;
+    if (m->n == m->cap) {
+        size_t nc = m->cap ? m->cap * 2 : 256;
+        PMove *nv = realloc(m->v, nc * sizeof(PMove));
+        if (!nv) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        m->v = nv;
+        m->cap = nc;
+    }
+    m->v[m->n++] = (PMove){(uint8_t)src, (uint8_t)dst, (uint8_t)count};
+    return 0;
+}
+
+static PyObject *pm_list(const PMoves *m)
+{
+    PyObject *lst = PyList_New((Py_ssize_t)m->n);
+    for (size_t i = 0; lst && i < m->n; i++) {
+        PyObject *t = Py_BuildValue("(iii)", m->v[i].src, m->v[i].dst, m->v[i].count);
+        if (!t) {
+            Py_CLEAR(lst);
+            break;
+        }
+        PyList_SET_ITEM(lst, (Py_ssize_t)i, t);
+    }
+    return lst;
+}
+
+typedef struct {
+    const Rules *r;
+    int ncols, ncells;
+    uint8_t cols[MAXCOLS][MAXLEN];
+    int len[MAXCOLS];
+    int cells[MAXCELLS];
+    int fnd[4];
+    PMoves moves, singles;
+} Sim;
+
+#define P_CELL 100
+#define P_FOUNDATION 200
+
+/* Move one card (the line is replayed by the rules engine afterwards; here
+ * only what keeps this copy consistent is checked). */
+static int sim_single(Sim *m, int src, int dst)
+{
+    int card;
+    if (src >= P_CELL) {
+        card = m->cells[src - P_CELL];
+        m->cells[src - P_CELL] = -1;
+    } else {
+        if (m->len[src] == 0)
+            goto bad;
+        card = m->cols[src][--m->len[src]];
+    }
+    if (card < 0)
+        goto bad;
+    if (dst == P_FOUNDATION)
+        m->fnd[card & 3]++;
+    else if (dst >= P_CELL) {
+        if (m->cells[dst - P_CELL] >= 0)
+            goto bad;
+        m->cells[dst - P_CELL] = card;
+    } else {
+        if (m->len[dst] >= MAXLEN)
+            goto bad;
+        m->cols[dst][m->len[dst]++] = (uint8_t)card;
+    }
+    return pm_push(&m->singles, src, dst, 1);
+bad:
+    PyErr_SetString(PyExc_RuntimeError, "the line does not fit the position");
+    return -1;
+}
+
+static int sim_home(Sim *m, int src)
+{
+    if (pm_push(&m->moves, src, P_FOUNDATION, 1) < 0)
+        return -1;
+    return sim_single(m, src, P_FOUNDATION);
+}
+
+/* Safe cards home, column by column and then cell by cell, until none is
+ * left (the closure the search applies after every move). */
+static int sim_autoplay(Sim *m)
+{
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int j = 0; j < m->ncols; j++)
+            while (m->len[j]) {
+                int c = m->cols[j][m->len[j] - 1];
+                if (!ready(m->fnd, c) || !is_safe(m->r, m->fnd, c))
+                    break;
+                if (sim_home(m, j) < 0)
+                    return -1;
+                changed = 1;
+            }
+        for (int i = 0; i < m->ncells; i++) {
+            int c = m->cells[i];
+            if (c >= 0 && ready(m->fnd, c) && is_safe(m->r, m->fnd, c)) {
+                if (sim_home(m, P_CELL + i) < 0)
+                    return -1;
+                changed = 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A run of n cards as single moves: through the free cells, and by parking
+ * part of it in an empty column (the standard recursion). */
+static int sim_run(Sim *m, int n, int src, int dst, const int *freec, int nfree, const int *empties,
+                   int nempty)
+{
+    if (n <= nfree + 1) {
+        for (int t = 0; t < n - 1; t++)
+            if (sim_single(m, src, P_CELL + freec[t]) < 0)
+                return -1;
+        if (sim_single(m, src, dst) < 0)
+            return -1;
+        for (int t = n - 2; t >= 0; t--)
+            if (sim_single(m, P_CELL + freec[t], dst) < 0)
+                return -1;
+        return 0;
+    }
+    if (nempty < 1) {
+        PyErr_SetString(PyExc_RuntimeError, "a run too long for the spaces");
+        return -1;
+    }
+    int spare = empties[0];
+    long part = (long)(nfree + 1) << (nempty - 1);
+    if (part > n - 1)
+        part = n - 1;
+    if (sim_run(m, (int)part, src, spare, freec, nfree, empties + 1, nempty - 1) < 0 ||
+        sim_run(m, n - (int)part, src, dst, freec, nfree, empties + 1, nempty - 1) < 0 ||
+        sim_run(m, (int)part, spare, dst, freec, nfree, empties + 1, nempty - 1) < 0)
+        return -1;
+    return 0;
+}
+
+static int sim_play(Sim *m, int card, int count, int dest)
+{
+    int src = -1;
+    for (int i = 0; i < m->ncells && src < 0; i++)
+        if (m->cells[i] == card)
+            src = P_CELL + i;
+    for (int j = 0; j < m->ncols && src < 0; j++)
+        if (m->len[j] >= count && m->cols[j][m->len[j] - count] == card)
+            src = j;
+    int dst = -1;
+    if (dest == -1)
+        dst = P_FOUNDATION;
+    else if (dest == -2) {
+        for (int i = 0; i < m->ncells && dst < 0; i++)
+            if (m->cells[i] < 0)
+                dst = P_CELL + i;
+    } else if (dest == -3) {
+        for (int j = 0; j < m->ncols && dst < 0; j++)
+            if (!m->len[j] && j != src)
+                dst = j;
+    } else {
+        for (int j = 0; j < m->ncols && dst < 0; j++)
+            if (m->len[j] && m->cols[j][m->len[j] - 1] == dest)
+                dst = j;
+    }
+    if (src < 0 || dst < 0 || (count > 1 && (src >= P_CELL || dst >= P_CELL))) {
+        PyErr_SetString(PyExc_RuntimeError, "the line does not fit the position");
+        return -1;
+    }
+    if (pm_push(&m->moves, src, dst, count) < 0)
+        return -1;
+    if (count == 1)
+        return sim_single(m, src, dst);
+    int freec[MAXCELLS], empties[MAXCOLS], nfree = 0, nempty = 0;
+    for (int i = 0; i < m->ncells; i++)
+        if (m->cells[i] < 0)
+            freec[nfree++] = i;
+    for (int j = 0; j < m->ncols; j++)
+        if (!m->len[j] && j != dst)
+            empties[nempty++] = j;
+    return sim_run(m, count, src, dst, freec, nfree, empties, nempty);
+}
+
+/* Play ``line`` from the position ``pl`` (which is left as it is) into
+ * ``m``: its moves and single-card moves, with the safe foundation moves
+ * after each move. The caller frees ``m->moves.v`` and ``m->singles.v``. */
+static int sim_line(Sim *m, const Rules *r, const Placed *pl, const CMove *line, size_t n)
+{
+    memset(m, 0, sizeof *m);
+    m->r = r;
+    m->ncols = r->ncols;
+    m->ncells = r->ncells;
+    memcpy(m->cols, pl->cols, sizeof m->cols);
+    memcpy(m->len, pl->len, sizeof m->len);
+    memcpy(m->cells, pl->cell, sizeof m->cells);
+    foundations(pl->key, m->fnd);
+    if (sim_autoplay(m) < 0)
+        return -1;
+    for (size_t t = 0; t < n; t++) {
+        const CMove *mv = &line[t];
+        if (mv->card < 0 || mv->card >= NCARDS || mv->count < 1 || mv->count > NCARDS ||
+            mv->dest < -3 || mv->dest >= NCARDS) {
+            PyErr_SetString(PyExc_ValueError, "a move of the line is out of range");
+            return -1;
+        }
+        if (sim_play(m, mv->card, mv->count, mv->dest) < 0 || sim_autoplay(m) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void sim_free(Sim *m)
+{
+    free(m->moves.v);
+    free(m->singles.v);
+    m->moves.v = m->singles.v = NULL;
+}
+
+/* An independent check of a line of single-card moves, as sim_line writes
+ * them: every move is legal under the rules, straight from their statement
+ * (shares no code with the search or sim_line but the build table), and the
+ * last leaves all 52 cards home. Plays on ``pl``. */
+static int check_singles(const Rules *r, Placed *pl, const PMove *line, size_t n)
+{
+    const int ncols = r->ncols, ncells = r->ncells;
+    uint8_t(*cols)[MAXLEN] = pl->cols;
+    int *len = pl->len;
+    int *cell = pl->cell;
+    int fnd[4];
+    foundations(pl->key, fnd);
+    for (size_t t = 0; t < n; t++) {
+        int src = line[t].src, dst = line[t].dst;
+        int card, ok;
+        /* take the card */
+        if (src >= P_CELL && src < P_CELL + ncells) {
+            card = cell[src - P_CELL];
+            if (card < 0 || (dst >= P_CELL && dst < P_FOUNDATION))
+                return 0; /* an empty cell, or cell to cell */
+        } else if (src >= 0 && src < ncols) {
+            if (!len[src])
+                return 0;
+            card = cols[src][len[src] - 1];
+        } else {
+            return 0;
+        }
+        /* where it goes */
+        if (dst == P_FOUNDATION) {
+            ok = fnd[card & 3] == card / 4;
+        } else if (dst >= P_CELL && dst < P_CELL + ncells) {
+            ok = cell[dst - P_CELL] < 0;
+        } else if (dst >= 0 && dst < ncols && dst != src) {
+            ok = len[dst] ? r->builds[card][cols[dst][len[dst] - 1]] : r->can_fill;
+            ok = ok && len[dst] < MAXLEN;
+        } else {
+            ok = 0;
+        }
+        if (!ok)
+            return 0;
+        if (src >= P_CELL)
+            cell[src - P_CELL] = -1;
+        else
+            len[src]--;
+        if (dst == P_FOUNDATION)
+            fnd[card & 3]++;
+        else if (dst >= P_CELL)
+            cell[dst - P_CELL] = card;
+        else
+            cols[dst][len[dst]++] = (uint8_t)card;
+    }
+    return fnd[0] == 13 && fnd[1] == 13 && fnd[2] == 13 && fnd[3] == 13;
+}
+
+/* The winning line from ``s``'s record ``end`` (NULL: the root was won)
+ * played from ``pl`` and checked by check_singles: (moves, single-card
+ * moves, player moves, whether it checked). A line that does not play counts
+ * as one that does not check. */
+static PyObject *checked_line(const Rules *r, Placed *pl, Store *s, uint32_t end)
+{
+    size_t n = 0;
+    CMove *path = s ? path_from(s, end, &n) : malloc(sizeof(CMove));
+    if (!path)
+        return PyErr_NoMemory();
+    Sim m;
+    int ok = sim_line(&m, r, pl, path, n) == 0;
+    if (!ok && PyErr_ExceptionMatches(PyExc_MemoryError)) {
+        sim_free(&m);
+        free(path);
+        return NULL;
+    }
+    PyErr_Clear();
+    ok = ok && check_singles(r, pl, m.singles.v, m.singles.n);
+    size_t player = 0;
+    for (size_t i = 0; i < m.moves.n; i++)
+        player += m.moves.v[i].dst != P_FOUNDATION;
+    PyObject *res = Py_BuildValue("(nnnO)", (Py_ssize_t)m.moves.n, (Py_ssize_t)m.singles.n,
+                                  (Py_ssize_t)player, ok ? Py_True : Py_False);
+    sim_free(&m);
+    free(path);
+    return res;
+}
+
+/* solve() and solve_checked() */
+static PyObject *solve_common(PyObject *args, int checked)
+{
     PyObject *columns, *cells, *weights_t, *beams_t, *beam_w_t, *rival_t;
     int ncells, build, can_fill, supermoves;
     long long first_stage, middle_stage, max_states;
@@ -2100,9 +2441,21 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     Rules r;
     Weights w;
     uint8_t root[NCARDS];
-    if (search_args(&r, &w, root, columns, cells, ncells, build, can_fill, supermoves,
-                    weights_t) < 0)
+    Placed pl;
+    if (checked) {
+        if (!PyBytes_Check(cells)) {
+            PyErr_SetString(PyExc_TypeError, "cells must be bytes, one a cell");
+            return NULL;
+        }
+        if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0 ||
+            parse_weights(weights_t, &w) < 0 ||
+            parse_placed(&r, columns, PyBytes_AS_STRING(cells), PyBytes_GET_SIZE(cells), &pl) < 0)
+            return NULL;
+        memcpy(root, pl.key, NCARDS);
+    } else if (search_args(&r, &w, root, columns, cells, ncells, build, can_fill, supermoves,
+                           weights_t) < 0) {
         return NULL;
+    }
     int nbw = 0;
     int widths[16];
     Weights bws[8];
@@ -2222,14 +2575,31 @@ static PyObject *py_solve(PyObject *self, PyObject *args)
     PyEval_RestoreThread(b.ts);
     b.ts = NULL;
 
-    if (status == ST_WIN) {
+    if (status == ST_WIN && checked)
+        line = checked_line(&r, &pl, win_store, win);
+    else if (status == ST_WIN)
         line = win_store ? line_from(win_store, win) : PyList_New(0);
-    }
     store_free(&beam_store);
     bf_free(&rbf, &b);
     bf_free(&bf, &b);
     free(kids);
     return search_result(status, interrupted, &b, line, peak);
+}
+
+static PyObject *py_solve(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return solve_common(args, 0);
+}
+
+/* solve_checked(): solve() on a position given with one byte a cell in the
+ * board's own order (as play_line takes it), and in place of the line,
+ * (moves, single-card moves, player moves, checked): the line played by
+ * play_line's code and checked by check_line's, with no list in between. */
+static PyObject *py_solve_checked(PyObject *self, PyObject *args)
+{
+    (void)self;
+    return solve_common(args, 1);
 }
 
 /* children(columns, cells, ncells, build, can_fill, supermoves) -> list of
@@ -2347,171 +2717,21 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args)
 }
 
 
-/* ------------------------------------------------------------------------- */
-/* a winning line in card terms, played on the board's own columns and cells  */
-
-typedef struct {
-    const Rules *r;
-    int ncols, ncells;
-    uint8_t cols[MAXCOLS][MAXLEN];
-    int len[MAXCOLS];
-    int cells[MAXCELLS];
-    int fnd[4];
-    PyObject *moves, *singles;
-} Sim;
-
-#define P_CELL 100
-#define P_FOUNDATION 200
-
-static int sim_append(PyObject *lst, int src, int dst, int count)
+/* The position in the board's own order, and the rules, from the arguments
+ * play_line and check_line share. */
+static int placed_args(PyObject *args, Rules *r, Placed *pl, PyObject **line)
 {
-    PyObject *t = Py_BuildValue("(iii)", src, dst, count);
-    if (!t)
+    PyObject *columns;
+    const char *cb;
+    Py_ssize_t ncb;
+    int ncells, build, can_fill, supermoves;
+    if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
+                          &supermoves, line))
         return -1;
-    int rc = PyList_Append(lst, t);
-    Py_DECREF(t);
-    return rc;
-}
-
-/* Move one card (the line is replayed by the rules engine afterwards; here
- * only what keeps this copy consistent is checked). */
-static int sim_single(Sim *m, int src, int dst)
-{
-    int card;
-    if (src >= P_CELL) {
-        card = m->cells[src - P_CELL];
-        m->cells[src - P_CELL] = -1;
-    } else {
-        if (m->len[src] == 0)
-            goto bad;
-        card = m->cols[src][--m->len[src]];
-    }
-    if (card < 0)
-        goto bad;
-    if (dst == P_FOUNDATION)
-        m->fnd[card & 3]++;
-    else if (dst >= P_CELL) {
-        if (m->cells[dst - P_CELL] >= 0)
-            goto bad;
-        m->cells[dst - P_CELL] = card;
-    } else {
-        if (m->len[dst] >= MAXLEN)
-            goto bad;
-        m->cols[dst][m->len[dst]++] = (uint8_t)card;
-    }
-    return sim_append(m->singles, src, dst, 1);
-bad:
-    PyErr_SetString(PyExc_RuntimeError, "the line does not fit the position");
-    return -1;
-}
-
-static int sim_home(Sim *m, int src)
-{
-    if (sim_append(m->moves, src, P_FOUNDATION, 1) < 0)
-        return -1;
-    return sim_single(m, src, P_FOUNDATION);
-}
-
-/* Safe cards home, column by column and then cell by cell, until none is
- * left (the closure the search applies after every move). */
-static int sim_autoplay(Sim *m)
-{
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        for (int j = 0; j < m->ncols; j++)
-            while (m->len[j]) {
-                int c = m->cols[j][m->len[j] - 1];
-                if (!ready(m->fnd, c) || !is_safe(m->r, m->fnd, c))
-                    break;
-                if (sim_home(m, j) < 0)
-                    return -1;
-                changed = 1;
-            }
-        for (int i = 0; i < m->ncells; i++) {
-            int c = m->cells[i];
-            if (c >= 0 && ready(m->fnd, c) && is_safe(m->r, m->fnd, c)) {
-                if (sim_home(m, P_CELL + i) < 0)
-                    return -1;
-                changed = 1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* A run of n cards as single moves: through the free cells, and by parking
- * part of it in an empty column (the standard recursion). */
-static int sim_run(Sim *m, int n, int src, int dst, const int *freec, int nfree, const int *empties,
-                   int nempty)
-{
-    if (n <= nfree + 1) {
-        for (int t = 0; t < n - 1; t++)
-            if (sim_single(m, src, P_CELL + freec[t]) < 0)
-                return -1;
-        if (sim_single(m, src, dst) < 0)
-            return -1;
-        for (int t = n - 2; t >= 0; t--)
-            if (sim_single(m, P_CELL + freec[t], dst) < 0)
-                return -1;
-        return 0;
-    }
-    if (nempty < 1) {
-        PyErr_SetString(PyExc_RuntimeError, "a run too long for the spaces");
-        return -1;
-    }
-    int spare = empties[0];
-    long part = (long)(nfree + 1) << (nempty - 1);
-    if (part > n - 1)
-        part = n - 1;
-    if (sim_run(m, (int)part, src, spare, freec, nfree, empties + 1, nempty - 1) < 0 ||
-        sim_run(m, n - (int)part, src, dst, freec, nfree, empties + 1, nempty - 1) < 0 ||
-        sim_run(m, (int)part, spare, dst, freec, nfree, empties + 1, nempty - 1) < 0)
+    if (rules_for(r, columns, ncells, build, can_fill, supermoves) < 0 ||
+        parse_placed(r, columns, cb, ncb, pl) < 0)
         return -1;
     return 0;
-}
-
-static int sim_play(Sim *m, int card, int count, int dest)
-{
-    int src = -1;
-    for (int i = 0; i < m->ncells && src < 0; i++)
-        if (m->cells[i] == card)
-            src = P_CELL + i;
-    for (int j = 0; j < m->ncols && src < 0; j++)
-        if (m->len[j] >= count && m->cols[j][m->len[j] - count] == card)
-            src = j;
-    int dst = -1;
-    if (dest == -1)
-        dst = P_FOUNDATION;
-    else if (dest == -2) {
-        for (int i = 0; i < m->ncells && dst < 0; i++)
-            if (m->cells[i] < 0)
-                dst = P_CELL + i;
-    } else if (dest == -3) {
-        for (int j = 0; j < m->ncols && dst < 0; j++)
-            if (!m->len[j] && j != src)
-                dst = j;
-    } else {
-        for (int j = 0; j < m->ncols && dst < 0; j++)
-            if (m->len[j] && m->cols[j][m->len[j] - 1] == dest)
-                dst = j;
-    }
-    if (src < 0 || dst < 0 || (count > 1 && (src >= P_CELL || dst >= P_CELL))) {
-        PyErr_SetString(PyExc_RuntimeError, "the line does not fit the position");
-        return -1;
-    }
-    if (sim_append(m->moves, src, dst, count) < 0)
-        return -1;
-    if (count == 1)
-        return sim_single(m, src, dst);
-    int freec[MAXCELLS], empties[MAXCOLS], nfree = 0, nempty = 0;
-    for (int i = 0; i < m->ncells; i++)
-        if (m->cells[i] < 0)
-            freec[nfree++] = i;
-    for (int j = 0; j < m->ncols; j++)
-        if (!m->len[j] && j != dst)
-            empties[nempty++] = j;
-    return sim_run(m, count, src, dst, freec, nfree, empties, nempty);
 }
 
 /* play_line(columns, cells_by_place, ncells, build, can_fill, supermoves,
@@ -2523,148 +2743,88 @@ static int sim_play(Sim *m, int card, int count, int dest)
 static PyObject *py_play_line(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *columns, *line;
-    const char *cb;
-    Py_ssize_t ncb;
-    int ncells, build, can_fill, supermoves;
-    if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
-                          &supermoves, &line))
-        return NULL;
+    PyObject *line;
     Rules r;
     Placed pl;
-    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0 ||
-        parse_placed(&r, columns, cb, ncb, &pl) < 0)
+    if (placed_args(args, &r, &pl, &line) < 0)
         return NULL;
-    Sim m;
-    memset(&m, 0, sizeof m);
-    m.r = &r;
-    m.ncols = r.ncols;
-    m.ncells = ncells;
-    memcpy(m.cols, pl.cols, sizeof m.cols);
-    memcpy(m.len, pl.len, sizeof m.len);
-    memcpy(m.cells, pl.cell, sizeof m.cells);
-    foundations(pl.key, m.fnd);
     PyObject *seq = PySequence_Fast(line, "the line must be a sequence");
     if (!seq)
         return NULL;
-    m.moves = PyList_New(0);
-    m.singles = PyList_New(0);
-    if (!m.moves || !m.singles)
-        goto fail;
-    if (sim_autoplay(&m) < 0)
-        goto fail;
-    for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(seq); t++) {
-        int card, count, dest;
-        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, t), "iii", &card, &count, &dest))
-            goto fail;
-        if (card < 0 || card >= NCARDS || count < 1 || count > NCARDS || dest < -3 ||
-            dest >= NCARDS) {
-            PyErr_SetString(PyExc_ValueError, "a move of the line is out of range");
-            goto fail;
-        }
-        if (sim_play(&m, card, count, dest) < 0 || sim_autoplay(&m) < 0)
-            goto fail;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    CMove *moves = malloc((size_t)(n ? n : 1) * sizeof(CMove));
+    if (!moves) {
+        Py_DECREF(seq);
+        return PyErr_NoMemory();
     }
-    Py_DECREF(seq);
-    PyObject *res = PyTuple_Pack(2, m.moves, m.singles);
-    Py_DECREF(m.moves);
-    Py_DECREF(m.singles);
-    return res;
-fail:
-    Py_DECREF(seq);
-    Py_XDECREF(m.moves);
-    Py_XDECREF(m.singles);
-    return NULL;
-}
-
-
-/* check_line(columns, cells_by_place, ncells, build, can_fill, supermoves,
- *            singles) -> bool
- * An independent check of a line of single-card moves (src, dst, ...), as
- * play_line writes them: every move is legal under the rules, straight from
- * their statement (shares no code with the search or play_line but the
- * build table), and the last leaves all 52 cards home. */
-static PyObject *py_check_line(PyObject *self, PyObject *args)
-{
-    (void)self;
-    PyObject *columns, *singles;
-    const char *cb;
-    Py_ssize_t ncb;
-    int ncells, build, can_fill, supermoves;
-    if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
-                          &supermoves, &singles))
-        return NULL;
-    Rules r;
-    Placed pl;
-    if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0 ||
-        parse_placed(&r, columns, cb, ncb, &pl) < 0)
-        return NULL;
-    const int ncols = r.ncols;
-    uint8_t(*cols)[MAXLEN] = pl.cols;
-    int *len = pl.len;
-    int *cell = pl.cell;
-    int fnd[4];
-    foundations(pl.key, fnd);
-    PyObject *seq = PySequence_Fast(singles, "the line must be a sequence");
-    if (!seq)
-        return NULL;
-    int ok = 1;
-    for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(seq) && ok; t++) {
-        PyObject *mv = PySequence_Fast_GET_ITEM(seq, t);
-        if (!PyTuple_Check(mv) || PyTuple_GET_SIZE(mv) < 2) {
-            ok = 0;
-            break;
-        }
-        long src = PyLong_AsLong(PyTuple_GET_ITEM(mv, 0));
-        long dst = PyLong_AsLong(PyTuple_GET_ITEM(mv, 1));
-        if (PyErr_Occurred()) {
+    for (Py_ssize_t t = 0; t < n; t++) {
+        CMove *mv = &moves[t];
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, t), "iii", &mv->card, &mv->count,
+                              &mv->dest)) {
+            free(moves);
             Py_DECREF(seq);
             return NULL;
         }
-        int card;
-        /* take the card */
-        if (src >= P_CELL && src < P_CELL + ncells) {
-            card = cell[src - P_CELL];
-            if (card < 0 || (dst >= P_CELL && dst < P_FOUNDATION)) {
-                ok = 0; /* an empty cell, or cell to cell */
-                break;
-            }
-        } else if (src >= 0 && src < ncols) {
-            if (!len[src]) {
-                ok = 0;
-                break;
-            }
-            card = cols[src][len[src] - 1];
-        } else {
-            ok = 0;
-            break;
-        }
-        /* where it goes */
-        if (dst == P_FOUNDATION) {
-            ok = fnd[card & 3] == card / 4;
-        } else if (dst >= P_CELL && dst < P_CELL + ncells) {
-            ok = cell[dst - P_CELL] < 0;
-        } else if (dst >= 0 && dst < ncols && dst != src) {
-            ok = len[dst] ? r.builds[card][cols[dst][len[dst] - 1]] : can_fill;
-            ok = ok && len[dst] < MAXLEN;
-        } else {
-            ok = 0;
-        }
-        if (!ok)
-            break;
-        if (src >= P_CELL)
-            cell[src - P_CELL] = -1;
-        else
-            len[src]--;
-        if (dst == P_FOUNDATION)
-            fnd[card & 3]++;
-        else if (dst >= P_CELL)
-            cell[dst - P_CELL] = card;
-        else
-            cols[dst][len[dst]++] = (uint8_t)card;
     }
     Py_DECREF(seq);
-    return PyBool_FromLong(ok && fnd[0] == 13 && fnd[1] == 13 && fnd[2] == 13 && fnd[3] == 13);
+    Sim m;
+    PyObject *res = NULL;
+    if (sim_line(&m, &r, &pl, moves, (size_t)n) == 0) {
+        PyObject *a = pm_list(&m.moves), *b = a ? pm_list(&m.singles) : NULL;
+        if (a && b)
+            res = PyTuple_Pack(2, a, b);
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+    }
+    sim_free(&m);
+    free(moves);
+    return res;
+}
+
+/* check_line(columns, cells_by_place, ncells, build, can_fill, supermoves,
+ *            singles) -> bool
+ * check_singles on a line of single-card moves (src, dst, ...), as
+ * play_line writes them. */
+static PyObject *py_check_line(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *singles;
+    Rules r;
+    Placed pl;
+    if (placed_args(args, &r, &pl, &singles) < 0)
+        return NULL;
+    PyObject *seq = PySequence_Fast(singles, "the line must be a sequence");
+    if (!seq)
+        return NULL;
+    PMoves mv = {NULL, 0, 0};
+    int ok = 1;
+    for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(seq) && ok; t++) {
+        PyObject *m = PySequence_Fast_GET_ITEM(seq, t);
+        if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) < 2) {
+            ok = 0;
+            break;
+        }
+        long src = PyLong_AsLong(PyTuple_GET_ITEM(m, 0));
+        long dst = PyLong_AsLong(PyTuple_GET_ITEM(m, 1));
+        if (PyErr_Occurred()) {
+            free(mv.v);
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (src < 0 || src > P_FOUNDATION || dst < 0 || dst > P_FOUNDATION) {
+            ok = 0; /* no such place */
+            break;
+        }
+        if (pm_push(&mv, (int)src, (int)dst, 1) < 0) {
+            free(mv.v);
+            Py_DECREF(seq);
+            return NULL;
+        }
+    }
+    Py_DECREF(seq);
+    ok = ok && check_singles(&r, &pl, mv.v, mv.n);
+    free(mv.v);
+    return PyBool_FromLong(ok);
 }
 
 
@@ -2823,6 +2983,8 @@ static PyMethodDef methods[] = {
     {"exhaust", py_exhaust, METH_VARARGS, "Search every reachable position, depth first."},
     {"children", py_children, METH_VARARGS, "The children the search generates."},
     {"legal_moves", py_legal_moves, METH_VARARGS, "Every legal single-card move."},
+    {"solve_checked", py_solve_checked, METH_VARARGS,
+     "Solve, then play and check the line: counts only."},
     {"play_line", py_play_line, METH_VARARGS, "A line in card terms as board moves."},
     {"check_line", py_check_line, METH_VARARGS, "Check a line of single-card moves."},
     {NULL, NULL, 0, NULL},

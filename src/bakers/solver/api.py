@@ -45,8 +45,10 @@ from .native import (
     placed_player_moves,
     play_line,
     play_line_places,
+    search_checked,
     short_search,
 )
+from .native import deal_args as native_deal_args
 from .native import exhaust as native_exhaust
 from .native import search as native_search
 
@@ -562,6 +564,51 @@ def solve(board: Board, *, timeout: float | None = None,
                        count, optimal, lower_bound)
 
 
+@dataclasses.dataclass(frozen=True)
+class Decision:
+    """What :func:`decide_deal` gives: :class:`SolveResult`'s verdict, states,
+    seconds and limit, and for a win the sizes of the line (``moves``,
+    ``single_moves``, ``player_moves``) in place of the line itself."""
+
+    verdict: Verdict
+    states: int
+    seconds: float
+    limit: str | None
+    moves: int | None = None
+    single_moves: int | None = None
+    player_moves: int | None = None
+    engine: str = "native"
+
+
+def decide_deal(game: Game, deal: int, *, timeout: float | None = None,
+                max_states: int | None = 3_000_000,
+                max_memory_mb: int | None = 4096) -> Decision:
+    """``solve(Board.deal(game, deal), engine="native", check="core")`` for
+    surveys of many deals, which keep only the sizes of each winning line:
+    the core deals nothing itself (the deal's columns come from
+    :mod:`bakers.deals`), and plays its line on the deal's columns and cells
+    and checks it with its line checker without handing it to Python. A line
+    that does not check gives *unknown*, never a wrong verdict.
+
+    :raises ValueError: a limit that is not finite and positive.
+    :raises RuntimeError: the native core is not built.
+    """
+    start = time.perf_counter()
+    check_limits(timeout, max_states, max_memory_mb)
+    columns, cells = native_deal_args(game, deal)
+    found = search_checked(game, columns, cells, Portfolio.for_game(game), timeout=timeout,
+                           max_states=max_states, max_memory_mb=max_memory_mb)
+    seconds = time.perf_counter() - start
+    if found.verdict != "winnable":
+        return Decision(Verdict(found.verdict), found.states, seconds,
+                        _limit_text(found.limit, timeout, max_states, max_memory_mb))
+    if not found.checked:
+        return Decision(Verdict.UNKNOWN, found.states, seconds,
+                        "internal check failed: the line did not replay to a win")
+    return Decision(Verdict.WINNABLE, found.states, seconds, None, found.moves,
+                    found.single_moves, found.player_moves)
+
+
 def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintResult:
     """The first move of a winning line from ``board``'s position, found
     within ``budget`` seconds (the short search improving the line for a few
@@ -581,5 +628,6 @@ def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintRe
                       f"no verdict within the budget ({result.limit})")
 
 
-__all__ = ["ENGINES", "LINES", "NCARDS", "SEARCHES", "HintResult", "SolveResult", "Verdict",
-           "check_engine", "check_limits", "default_engine", "hint", "player_moves", "solve"]
+__all__ = ["ENGINES", "LINES", "NCARDS", "SEARCHES", "Decision", "HintResult", "SolveResult",
+           "Verdict", "check_engine", "check_limits", "decide_deal", "default_engine", "hint",
+           "player_moves", "solve"]

@@ -28,6 +28,7 @@ from types import ModuleType
 
 from ..board import Board
 from ..cards import Card
+from ..deals import deal_column_indices
 from ..games import Build, EmptyColumn, Game, RunMoves
 from ..notation import Move, Place
 from .engine import BEAM_WEIGHTS, WEIGHTS, Weights
@@ -216,6 +217,55 @@ def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
         -1.0 if timeout is None else timeout,
         -1 if max_memory_mb is None else max_memory_mb)
     return Outcome(status, limit, states, list(line or []), peak)
+
+
+@dataclasses.dataclass(frozen=True)
+class Checked:
+    """What :func:`search_checked` found: the verdict, the limit that stopped
+    an unknown search, the positions, and for a win the sizes of its line
+    (moves, single-card moves, player moves) and whether the core's line
+    checker accepted it."""
+
+    verdict: str
+    limit: str | None
+    states: int
+    moves: int
+    single_moves: int
+    player_moves: int
+    checked: bool
+
+
+def deal_args(game: Game, deal: int) -> tuple[list[bytes], bytes]:
+    """The columns of deal ``deal`` of ``game`` and its empty cells, one byte
+    a cell (255: empty), as the core takes them."""
+    cols = [bytes(col) for col in deal_column_indices(deal, game.columns, game.kings_to_bottom)]
+    if sorted(b"".join(cols)) != _PACK:
+        raise ValueError(f"deal {deal} is not a whole pack")  # never: a shuffle of range(52)
+    return cols, b"\xff" * game.cells
+
+
+_PACK = list(range(52))
+
+
+def search_checked(game: Game, columns: list[bytes], cells_by_place: bytes,
+                   portfolio: Portfolio, *, timeout: float | None, max_states: int | None,
+                   max_memory_mb: int | None) -> Checked:
+    """:func:`search`, then the winning line played on the position's own
+    columns and cells and checked by the core's line checker (as
+    :func:`play_line_places` and :func:`check_line` do) with no list handed
+    to Python: for surveys of many deals, which keep only the line's sizes.
+    ``columns`` and ``cells_by_place`` come from :func:`deal_args`."""
+    if _core is None:
+        raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
+    status, limit, states, sizes, _peak = _core.solve_checked(
+        columns, cells_by_place, *_rules_args(game), _weights(portfolio.weights),
+        portfolio.first_stage, portfolio.middle_stage, list(portfolio.beams),
+        [_weights(w) for w in portfolio.beam_weights], _rival_args(portfolio.rival),
+        -1 if max_states is None else max_states,
+        -1.0 if timeout is None else timeout,
+        -1 if max_memory_mb is None else max_memory_mb)
+    moves, singles, player, ok = sizes if sizes is not None else (0, 0, 0, False)
+    return Checked(status, limit, states, moves, singles, player, bool(ok))
 
 
 def exhaust(board: Board, *, timeout: float | None, max_states: int | None,
