@@ -91,13 +91,15 @@ class Rival:
 
 # FreeCell's rival (unbuilt cards counting twice, and the cards above each
 # foundation's next card once) solves half the deals in fewer than 90
-# positions but has a long tail; taking turns with the main search, chosen by
-# simulation on deals 1-3,000 from each search's own counts, expands 33 %
-# fewer positions there and 22 % fewer on deals 20,001-23,000.
+# positions but has a long tail. Its turns were chosen by simulation from each
+# search's own counts on deals 1-3,000 and checked by timing on 1-2,000 and
+# 20,001-22,000: 32 % fewer positions on the first range and 25 % fewer on the
+# second, 27 % and 14 % less time (a position of the rival costs more: its
+# weights look where each suit's next card lies).
 RIVALS: dict[Build, Rival] = {
     Build.ALTERNATE_COLOUR: Rival(
         Weights(blocked=1, cell=3, home=2, empty=2, unbuilt=2, depth=1, need=1),
-        head=200, main_turn=128, turn=32, limit=2000),
+        head=400, main_turn=256, turn=32, limit=1000),
 }
 
 CardLine = list[tuple[int, int, int]]
