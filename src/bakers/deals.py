@@ -79,14 +79,16 @@ def shuffled_pack(deal: int) -> list[Card]:
     return list(map(Card.from_index, shuffled_indices(deal)))
 
 
+_KINGS = frozenset(i for i in range(52) if Card.from_index(i).rank == 13)
+
+
 def deal_column_indices(deal: int, columns: int, kings_to_bottom: bool = False
                         ) -> list[list[int]]:
     """:func:`deal_columns` as card indices (:attr:`Card.index`)."""
     pack = shuffled_indices(deal)
     cols = [pack[i::columns] for i in range(columns)]
     if kings_to_bottom:
-        king = 12  # rank 13: indices 48..51
-        cols = [[c for c in col if c >> 2 == king] + [c for c in col if c >> 2 != king]
+        cols = [[c for c in col if c in _KINGS] + [c for c in col if c not in _KINGS]
                 for col in cols]
     return cols
 

@@ -154,47 +154,39 @@ class DealTask:
 
 def solve_deal(task: DealTask) -> DealResult:
     """Deal ``task.deal`` and solve it; runs in a worker process."""
-    from .solver import Verdict, check_engine, decide_deal, solve
+    from .solver import Decision, Verdict, check_engine, decide_deal, solve
 
     limits = task.limits
     engine = check_engine(limits.engine)
     check = limits.check or ("core" if engine == "native" else "rules")
-    if (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
-                                                                "portfolio"):
-        # the common case: the line's sizes are all a row keeps
-        game = find_game(task.game, task.cells)
-        cpu_start = cpu_seconds()
-        try:
-            decision = decide_deal(game, task.deal, timeout=limits.timeout,
-                                   max_states=limits.max_states,
-                                   max_memory_mb=limits.max_memory_mb)
-        except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
-            raise SurveyError(f"deal {task.deal}: the solver failed: "
-                              f"{type(exc).__name__}: {exc}") from None
-        return DealResult(
-            game=task.game, cells=task.cells, deal=task.deal, verdict=decision.verdict.value,
-            moves=decision.moves, single_moves=decision.single_moves, states=decision.states,
-            seconds=decision.seconds, limit=decision.limit or "",
-            cpu_seconds=cpu_seconds() - cpu_start, player_moves=decision.player_moves)
-    board = Board.deal(task.game, task.deal, cells=task.cells)
-    start, cpu_start = time.perf_counter(), cpu_seconds()
+    cpu_start = cpu_seconds()
     try:
-        result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
-                       max_memory_mb=limits.max_memory_mb, engine=engine, texts=False,
-                       check=check, lines="fast" if limits.short_seconds is None else "short",
-                       short_seconds=limits.short_seconds, search=limits.search)
+        if (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
+                                                                    "portfolio"):
+            # the common case: the line's sizes are all a row keeps
+            found = decide_deal(find_game(task.game, task.cells), task.deal,
+                                timeout=limits.timeout, max_states=limits.max_states,
+                                max_memory_mb=limits.max_memory_mb)
+        else:
+            board = Board.deal(task.game, task.deal, cells=task.cells)
+            result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
+                           max_memory_mb=limits.max_memory_mb, engine=engine, texts=False,
+                           check=check,
+                           lines="fast" if limits.short_seconds is None else "short",
+                           short_seconds=limits.short_seconds, search=limits.search)
+            won = result.verdict is Verdict.WINNABLE
+            found = Decision(result.verdict, result.states, result.seconds, result.limit,
+                             len(result.moves) if won else None,
+                             len(result.single_moves) if won else None,
+                             result.player_moves if won else None, result.engine)
     except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
         raise SurveyError(f"deal {task.deal}: the solver failed: "
                           f"{type(exc).__name__}: {exc}") from None
-    seconds = time.perf_counter() - start
-    cpu = cpu_seconds() - cpu_start
-    won = result.verdict is Verdict.WINNABLE
     return DealResult(
-        game=task.game, cells=task.cells, deal=task.deal, verdict=result.verdict.value,
-        moves=len(result.moves) if won else None,
-        single_moves=len(result.single_moves) if won else None,
-        states=result.states, seconds=seconds, limit=result.limit or "", cpu_seconds=cpu,
-        player_moves=result.player_moves if won else None)
+        game=task.game, cells=task.cells, deal=task.deal, verdict=found.verdict.value,
+        moves=found.moves, single_moves=found.single_moves, states=found.states,
+        seconds=found.seconds, limit=found.limit or "", cpu_seconds=cpu_seconds() - cpu_start,
+        player_moves=found.player_moves)
 
 
 def _init_worker(parent: int) -> None:

@@ -971,16 +971,15 @@ static int bf_duel(BestFirst *a, BestFirst *g, const Rival *rv, Budget *b, long 
         int st = bf_run(turn, b, until < stop ? until : stop, kids);
         if (turn == g)
             left -= b->states - from;
-        if (st != ST_STAGE) {
-            *which = turn;
+        *which = turn;
+        if (st != ST_STAGE || b->states >= stop)
             return st;
+        if (left <= 0) {
+            *which = a;
+            return bf_run(a, b, stop, kids);
         }
-        if (b->states >= stop)
-            return ST_STAGE;
-        if (turn == g || left > 0)
-            turn = turn == a ? g : a;
-        q = turn == a ? (left > 0 ? rv->q_main : stop - b->states)
-                      : (rv->q_rival < left ? rv->q_rival : left);
+        turn = turn == a ? g : a;
+        q = turn == a ? rv->q_main : rv->q_rival < left ? rv->q_rival : left;
     }
 }
 
@@ -1515,9 +1514,9 @@ static inline int dest_code(int dest)
 }
 
 /* One move of a line as Python sees it: (card, count, dest code). */
-static PyObject *move_tuple(int card, int count, int dest)
+static PyObject *move_tuple(int card, int count, int code)
 {
-    return Py_BuildValue("(iii)", card, count, dest_code(dest));
+    return Py_BuildValue("(iii)", card, count, code);
 }
 
 /* A move of a line in card terms, the destination as dest_code gives it. */
@@ -1555,7 +1554,7 @@ static PyObject *line_from(Store *s, uint32_t end)
         return NULL;
     PyObject *lst = PyList_New((Py_ssize_t)n);
     for (size_t i = 0; lst && i < n; i++) {
-        PyObject *t = Py_BuildValue("(iii)", path[i].card, path[i].count, path[i].dest);
+        PyObject *t = move_tuple(path[i].card, path[i].count, path[i].dest);
         if (!t) {
             Py_CLEAR(lst);
             break;
@@ -2079,7 +2078,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     if (status == ST_WIN && !interrupted) {
         line = PyList_New((Py_ssize_t)nmoves);
         for (size_t i = 0; line && i < nmoves; i++) {
-            PyObject *t = move_tuple(moves[i].card, moves[i].count, moves[i].dest);
+            PyObject *t = move_tuple(moves[i].card, moves[i].count, dest_code(moves[i].dest));
             if (!t) {
                 Py_CLEAR(line);
                 break;
@@ -2091,12 +2090,6 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     return search_result(status, interrupted, &b, line, peak);
 }
 
-/* solve(columns, cells, ncells, build, can_fill, supermoves, weights,
- *       first_stage, beams, beam_weights, max_states, timeout, max_memory_mb)
- * -> (status, limit, states, line, peak_bytes)
- * status: "winnable", "impossible" or "unknown"; limit: "states", "timeout",
- * "memory" or None; line: [(card, count, dest)], dest a card or -1
- * (foundation), -2 (cell), -3 (empty column). */
 /* ------------------------------------------------------------------------- */
 /* a winning line in card terms, played on the board's own columns and cells  */
 
@@ -2495,6 +2488,7 @@ static PyObject *solve_common(PyObject *args, int checked)
     BestFirst bf, rbf;
     memset(&bf, 0, sizeof bf);
     memset(&rbf, 0, sizeof rbf);
+    BestFirst *which = &bf; /* the best-first search a win comes from (NULL: a beam) */
     size_t peak = 0;
 
     b.ts = PyEval_SaveThread();
@@ -2510,19 +2504,15 @@ static PyObject *solve_common(PyObject *args, int checked)
         long long stop = first_stage >= 0 ? first_stage : (1LL << 62);
         if (max_states >= 0 && stop > max_states)
             stop = max_states;
-        BestFirst *which = &bf;
         status = has_rival ? bf_duel(&bf, &rbf, &rv, &b, stop, kids, &which)
                            : bf_run(&bf, &b, stop, kids);
         if (status == ST_STAGE && has_rival) {
             if (b.bytes > peak)
                 peak = b.bytes;
             bf_free(&rbf, &b); /* the later stages go on with the main search */
+            which = &bf;
         }
-        if (status == ST_WIN) {
-            win = which->win;
-            win_store = &which->store;
-        } else if (status == ST_STAGE) {
-            status = ST_STAGE;
+        if (status == ST_STAGE) {
             for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
                 if (widths[i] == 0) {
                     /* the complete search resumed for a while between beams */
@@ -2530,10 +2520,7 @@ static PyObject *solve_common(PyObject *args, int checked)
                     if (max_states >= 0 && until > max_states)
                         until = max_states;
                     status = bf_run(&bf, &b, until, kids);
-                    if (status == ST_WIN) {
-                        win = bf.win;
-                        win_store = &bf.store;
-                    } else if (status == ST_STAGE && max_states >= 0 && b.states >= max_states) {
+                    if (status == ST_STAGE && max_states >= 0 && b.states >= max_states) {
                         status = ST_LIMIT;
                         b.limit = LIM_STATES;
                     }
@@ -2546,6 +2533,7 @@ static PyObject *solve_common(PyObject *args, int checked)
                     if (st == ST_WIN) {
                         status = ST_WIN;
                         win_store = &beam_store;
+                        which = NULL;
                         break;
                     }
                     store_free(&beam_store);
@@ -2560,13 +2548,13 @@ static PyObject *solve_common(PyObject *args, int checked)
                 status = bf_run(&bf, &b, rest, kids);
                 if (status == ST_STAGE)
                     status = ST_LIMIT, b.limit = LIM_STATES;
-                if (status == ST_WIN) {
-                    win = bf.win;
-                    win_store = &bf.store;
-                }
             }
         } else if (status == ST_LIMIT && !b.limit) {
             b.limit = LIM_MEMORY;
+        }
+        if (status == ST_WIN && which) {
+            win = which->win;
+            win_store = &which->store;
         }
     }
     if (b.bytes > peak)
@@ -2586,6 +2574,14 @@ static PyObject *solve_common(PyObject *args, int checked)
     return search_result(status, interrupted, &b, line, peak);
 }
 
+/* solve(columns, cells, ncells, build, can_fill, supermoves, weights,
+ *       first_stage, middle_stage, beams, beam_weights, rival, max_states,
+ *       timeout, max_memory_mb)
+ * -> (status, limit, states, line, peak_bytes)
+ * rival: None or (weights, head, main_turn, turn, limit) (see Rival);
+ * status: "winnable", "impossible" or "unknown"; limit: "states", "timeout",
+ * "memory" or None; line: [(card, count, dest)], dest a card or -1
+ * (foundation), -2 (cell), -3 (empty column). */
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
     (void)self;

@@ -416,6 +416,14 @@ def _limit_text(kind: str | None, timeout: float | None, max_states: int | None,
     return kind
 
 
+NOT_A_WIN = "the line did not replay to a win"
+
+
+def _check_failed(problem: str) -> str:
+    """The limit an *unknown* names when a found line failed its check."""
+    return f"internal check failed: {problem}"
+
+
 def _replays(board: Board, moves: tuple[Move, ...]) -> bool:
     """``moves`` pushed through the rules engine on a copy of ``board`` end
     in a win."""
@@ -530,7 +538,7 @@ def solve(board: Board, *, timeout: float | None = None,
         make_line = functools.partial(_board_line, rules, board, outcome.line)
     move_texts: tuple[str, ...] = ()
     single_texts: tuple[str, ...] = ()
-    problem = "the line did not replay to a win"
+    problem = NOT_A_WIN
     try:
         if check == "core":
             placed, placed_singles = play_line_places(board, card_line)
@@ -553,7 +561,7 @@ def solve(board: Board, *, timeout: float | None = None,
     if not ok:
         return SolveResult(Verdict.UNKNOWN, states=states,
                            seconds=time.perf_counter() - start,
-                           limit=f"internal check failed: {problem}", engine=engine)
+                           limit=_check_failed(problem), engine=engine)
     if check != "core":
         count = player_moves(moves)
     if lower_bound is not None and lower_bound > count:
@@ -603,8 +611,7 @@ def decide_deal(game: Game, deal: int, *, timeout: float | None = None,
         return Decision(Verdict(found.verdict), found.states, seconds,
                         _limit_text(found.limit, timeout, max_states, max_memory_mb))
     if not found.checked:
-        return Decision(Verdict.UNKNOWN, found.states, seconds,
-                        "internal check failed: the line did not replay to a win")
+        return Decision(Verdict.UNKNOWN, found.states, seconds, _check_failed(NOT_A_WIN))
     return Decision(Verdict.WINNABLE, found.states, seconds, None, found.moves,
                     found.single_moves, found.player_moves)
 

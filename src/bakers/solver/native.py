@@ -212,13 +212,24 @@ def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
         raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
     cols, cells = position_args(board)
     status, limit, states, line, peak = _core.solve(
-        cols, cells, *_rules_args(board.game), _weights(portfolio.weights),
-        portfolio.first_stage, portfolio.middle_stage, list(portfolio.beams),
-        [_weights(w) for w in portfolio.beam_weights], _rival_args(portfolio.rival),
-        -1 if max_states is None else max_states,
-        -1.0 if timeout is None else timeout,
-        -1 if max_memory_mb is None else max_memory_mb)
+        cols, cells, *_solve_args(board.game, portfolio, timeout, max_states, max_memory_mb))
     return Outcome(status, limit, states, list(line or []), peak)
+
+
+def _solve_args(game: Game, portfolio: Portfolio, timeout: float | None,
+                max_states: int | None, max_memory_mb: int | None) -> tuple[object, ...]:
+    """What the core's solve() and solve_checked() take after the position."""
+    return (*_rules_args(game), _weights(portfolio.weights), portfolio.first_stage,
+            portfolio.middle_stage, list(portfolio.beams),
+            [_weights(w) for w in portfolio.beam_weights], _rival_args(portfolio.rival),
+            *_limit_args(timeout, max_states, max_memory_mb))
+
+
+def _limit_args(timeout: float | None, max_states: int | None,
+                max_memory_mb: int | None) -> tuple[int, float, int]:
+    """The limits as the core takes them (negative: none)."""
+    return (-1 if max_states is None else max_states, -1.0 if timeout is None else timeout,
+            -1 if max_memory_mb is None else max_memory_mb)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -237,6 +248,9 @@ class Checked:
     checked: bool
 
 
+_PACK = list(range(52))
+
+
 def deal_args(game: Game, deal: int) -> tuple[list[bytes], bytes]:
     """The columns of deal ``deal`` of ``game`` and its empty cells, one byte
     a cell (255: empty), as the core takes them."""
@@ -244,9 +258,6 @@ def deal_args(game: Game, deal: int) -> tuple[list[bytes], bytes]:
     if sorted(b"".join(cols)) != _PACK:
         raise ValueError(f"deal {deal} is not a whole pack")  # never: a shuffle of range(52)
     return cols, b"\xff" * game.cells
-
-
-_PACK = list(range(52))
 
 
 def search_checked(game: Game, columns: list[bytes], cells_by_place: bytes,
@@ -260,12 +271,8 @@ def search_checked(game: Game, columns: list[bytes], cells_by_place: bytes,
     if _core is None:
         raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
     status, limit, states, sizes, _peak = _core.solve_checked(
-        columns, cells_by_place, *_rules_args(game), _weights(portfolio.weights),
-        portfolio.first_stage, portfolio.middle_stage, list(portfolio.beams),
-        [_weights(w) for w in portfolio.beam_weights], _rival_args(portfolio.rival),
-        -1 if max_states is None else max_states,
-        -1.0 if timeout is None else timeout,
-        -1 if max_memory_mb is None else max_memory_mb)
+        columns, cells_by_place, *_solve_args(game, portfolio, timeout, max_states,
+                                              max_memory_mb))
     moves, singles, player, ok = sizes if sizes is not None else (0, 0, 0, False)
     return Checked(status, limit, states, moves, singles, player, bool(ok))
 
@@ -283,9 +290,7 @@ def exhaust(board: Board, *, timeout: float | None, max_states: int | None,
     cols, cells = position_args(board)
     status, limit, states, line, peak = _core.exhaust(
         cols, cells, *_rules_args(board.game), _weights(Portfolio.for_game(board.game).weights),
-        -1 if max_states is None else max_states,
-        -1.0 if timeout is None else timeout,
-        -1 if max_memory_mb is None else max_memory_mb)
+        *_limit_args(timeout, max_states, max_memory_mb))
     return Outcome(status, limit, states, list(line or []), peak)
 
 
@@ -328,8 +333,7 @@ def short_search(board: Board, upper: int, *, timeout: float | None,
     line, moves, optimal, lower, states, limit = _core.short(
         cols, cells, *_rules_args(board.game),
         _weights(weights or SHORT_WEIGHTS[board.game.build]), upper,
-        list(widths), prove_share, -1 if max_states is None else max_states,
-        -1.0 if timeout is None else timeout, -1 if max_memory_mb is None else max_memory_mb)
+        list(widths), prove_share, *_limit_args(timeout, max_states, max_memory_mb))
     return ShortOutcome(None if line is None else list(line), moves, bool(optimal), lower,
                         states, limit)
 
