@@ -202,7 +202,7 @@ static uint64_t *slots_alloc(Budget *b, uint64_t n)
     (memset((s), 0, sizeof *(s)), (s)->budget = (b), (s)->mask = (1u << (bits)) - 1,               \
      (s)->slots = slots_alloc((b), (s)->mask + 1), (s)->slots ? 0 : -1)
 
-static int store_init(Store *s, Budget *b) { return TABLE_INIT(s, b, 14); }
+static int store_init(Store *s, Budget *b) { return TABLE_INIT(s, b, 12); }
 
 static void store_free(Store *s)
 {
@@ -469,8 +469,8 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
         p->needcol[s] = -1;
         p->needpos[s] = 0;
     }
-    int total = nc;
     int lb = 0;
+    const int want_need = w->need != 0;
     const uint8_t(*restrict builds)[NCARDS] = r->builds;
     const int sup = r->supermoves;
     for (int i = 0; i < nb; i++) {
@@ -495,12 +495,12 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
         int seg_blocked = 0; /* the built segment being walked holds a blocked card */
         c = above[c];
         while (c != NONE) {
-            /* a key names each card once, so a column holds at most all of
-             * them: more means a cycle (n <= total <= NCARDS < MAXLEN) */
-            if (++total > NCARDS)
-                return -1;
+            /* no card is met twice, in this column or another: a card's one
+             * value in the key names the card beneath it, so the walks
+             * upwards from the bottom cards never join nor cycle (and a
+             * column holds at most NCARDS < MAXLEN cards) */
             int s = c & 3;
-            if (next[s] == c) {
+            if (want_need && next[s] == c) {
                 p->needcol[s] = (int8_t)i;
                 p->needpos[s] = (uint8_t)n;
             }
@@ -521,7 +521,6 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
             prev = c;
             c = above[c];
         }
-        total++;
         lb += seg_blocked;
         p->len[i] = (uint8_t)n;
         p->run[i] = (uint8_t)(sup ? run : 1);
@@ -579,7 +578,27 @@ typedef struct {
     uint32_t hash;
     Child *out;
     int n;
+    int need; /* the parent's cards above each foundation's next card */
 } Gen;
+
+/* The cards lying above each foundation's next card in key ``k`` (none for a
+ * card in a cell), ``fnd`` its foundations: the ``need`` term of the
+ * heuristic without decoding the key. */
+static int key_need(const uint8_t *k, const int *fnd)
+{
+    uint8_t above[NCARDS + 3];
+    memset(above, NONE, sizeof above);
+    for (int c = 0; c < NCARDS; c++)
+        above[k[c]] = (uint8_t)c;
+    int n = 0;
+    for (int s = 0; s < 4; s++) {
+        if (fnd[s] >= 13 || k[fnd[s] * 4 + s] == CELL)
+            continue;
+        for (int x = above[fnd[s] * 4 + s]; x != NONE && n < NCARDS; x = above[x])
+            n++;
+    }
+    return n;
+}
 
 /* The closure of a child with its heuristic kept up to date: every card sent
  * home takes its column cost (``contrib``, or the cell weight) with it, and a
@@ -628,6 +647,7 @@ static void emit(Gen *g, int card, int count, int dest, int below, int uncovered
 {
     Child *ch = &g->out[g->n++];
     const Pos *p = g->p;
+    int need = g->need; /* the need term in ``h`` */
     if (g->w->need && below != HOME) {
         /* the cards above each foundation's next card: fewer in the source
          * column below what is taken, more in the destination column */
@@ -642,6 +662,7 @@ static void emit(Gen *g, int card, int count, int dest, int below, int uncovered
                 d += count;
         }
         h += g->w->need * d;
+        need += d;
     }
     memcpy(ch->key, g->pk, NCARDS);
     ch->key[card] = (uint8_t)below;
@@ -670,7 +691,7 @@ static void emit(Gen *g, int card, int count, int dest, int below, int uncovered
         ch->win = 1;
         ch->h = 0;
     } else if (g->w->need) {
-        ch->h = key_h(g->r, g->w, ch->key); /* the next cards changed */
+        ch->h += g->w->need * (key_need(ch->key, fnd) - need); /* the next cards changed */
     }
 }
 
@@ -688,7 +709,11 @@ static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_
 static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
                     const Pos *p, int hp, Child *out)
 {
-    Gen g = {r, w, pk, p, hp, phash, out, 0};
+    Gen g = {r, w, pk, p, hp, phash, out, 0, 0};
+    if (w->need)
+        for (int s = 0; s < 4; s++)
+            if (p->needcol[s] >= 0)
+                g.need += p->len[p->needcol[s]] - p->needpos[s] - 1;
     int nfree = r->ncells - p->ncells;
     int ne = p->nempty;
     int cap_occ = 1, cap_emp = 1;
@@ -1784,7 +1809,7 @@ typedef struct {
 #define TAG_SHIFT 40
 #define OFF_MASK ((1ULL << TAG_SHIFT) - 1)
 
-static int packset_init(PackSet *s, Budget *b) { return TABLE_INIT(s, b, 16); }
+static int packset_init(PackSet *s, Budget *b) { return TABLE_INIT(s, b, 12); }
 
 static void packset_free(PackSet *s)
 {
