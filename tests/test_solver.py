@@ -280,6 +280,29 @@ def test_hint_that_runs_out_of_time_says_unknown() -> None:
     assert "timeout" in result.message
 
 
+def test_taking_hints_follows_the_line_already_found() -> None:
+    # deal 48 needs about 10,000 positions: no verdict in a millisecond; once
+    # a hint has found its line, each hint taken leads to its next move at once
+    board = Board.deal("bakers_game", 48)
+    assert hint(board.copy(), budget=0.001).verdict is Verdict.UNKNOWN
+    first = hint(board, budget=30)
+    assert first.verdict is Verdict.WINNABLE and first.move is not None
+    taken = [first.move]
+    board.push(first.move)
+    while not board.is_won():
+        assert solver_api._known_line(board) is not None
+        result = hint(board, budget=0.001)
+        assert result.verdict is Verdict.WINNABLE and result.move in board.legal_moves
+        assert result.message.startswith(board.move_text(result.move) + ": ")
+        taken.append(result.move)
+        board.push(result.move)
+    assert len(taken) < 200
+    # a position reached another way is solved afresh
+    other = Board.deal("bakers_game", 48)
+    other.push(next(m for m in other.legal_moves if m != first.move))
+    assert solver_api._known_line(other) is None
+
+
 # --- the engine's own invariants ---------------------------------------------------------
 
 @pytest.mark.parametrize(("game", "deal", "cells"), [

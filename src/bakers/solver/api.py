@@ -10,18 +10,21 @@ on fresh boards with ``Board.push`` before ``solve`` says *winnable*.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import enum
 import functools
 import itertools
 import math
 import os
+import threading
 import time
+from collections.abc import Sequence
 
 from ..board import Board
 from ..cards import Card
 from ..games import Build, Game
-from ..notation import Move, Place
+from ..notation import Move, Place, PlaceKind, Position
 from .engine import (
     BEAM_WEIGHTS,
     NCARDS,
@@ -616,17 +619,62 @@ def decide_deal(game: Game, deal: int, *, timeout: float | None = None,
                     found.single_moves, found.player_moves)
 
 
+# The rest of each winning line a hint came from, by the position its move
+# leads to: a player who takes the hint is given the line's next move at once,
+# without solving again (a suffix of a checked winning line wins from where
+# it starts). Keyed by the exact position, so a board laid out otherwise, or
+# reached any other way, is solved as before.
+KNOWN_LINES = 512
+_known_lines: collections.OrderedDict[tuple[Game, Position], tuple[Move, ...]] = \
+    collections.OrderedDict()
+_known_lock = threading.Lock()
+
+
+def _known_line(board: Board) -> tuple[Move, ...] | None:
+    with _known_lock:
+        key = (board.game, board.position)
+        line = _known_lines.get(key)
+        if line is not None:
+            _known_lines.move_to_end(key)
+        return line
+
+
+def _remember_rest(board: Board, line: Sequence[Move]) -> None:
+    """Remember that ``line[1:]`` wins from the position ``line[0]`` leads to,
+    and so on through the moves home that follow it (a table that sends those
+    cards home by itself reaches those positions)."""
+    after = board.copy(stack=False)
+    k = 0
+    with _known_lock:
+        while k + 1 < len(line):
+            after.push(line[k])
+            k += 1
+            _known_lines[(after.game, after.position)] = tuple(line[k:])
+            _known_lines.move_to_end((after.game, after.position))
+            if line[k].dst.kind is not PlaceKind.FOUNDATION:
+                break
+        while len(_known_lines) > KNOWN_LINES:
+            _known_lines.popitem(last=False)
+
+
 def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintResult:
     """The first move of a winning line from ``board``'s position, found
     within ``budget`` seconds (the short search improving the line for a few
-    hundredths of a second); or that the position is lost; or unknown."""
+    hundredths of a second); or that the position is lost; or unknown. The
+    next move of the line a previous hint came from, at once, when ``board``
+    is where that hint's move led."""
     if board.is_won():
         return HintResult(Verdict.WINNABLE, None, "the game is already won")
-    result = solve(board, timeout=budget, engine=engine, lines="short",
-                   short_seconds=min(HINT_SHORT_SECONDS, budget),
-                   short_until=HINT_SHORT_UNTIL)
-    if result.verdict is Verdict.WINNABLE:
-        move = result.moves[0]
+    line = _known_line(board)
+    if line is None:
+        result = solve(board, timeout=budget, engine=engine, lines="short",
+                       short_seconds=min(HINT_SHORT_SECONDS, budget),
+                       short_until=HINT_SHORT_UNTIL)
+        if result.verdict is Verdict.WINNABLE:
+            line = tuple(result.moves)
+    if line is not None:
+        move = line[0]
+        _remember_rest(board, line)
         return HintResult(Verdict.WINNABLE, move,
                           f"{board.move_text(move)}: {board.describe_move(move)}")
     if result.verdict is Verdict.IMPOSSIBLE:
