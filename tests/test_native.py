@@ -107,20 +107,36 @@ def test_search_children_match_the_python_engine(game: str, cells_options: tuple
             assert native_children(board) == python_children(board), board.to_text()
 
 
-def test_heuristic_is_kept_exactly_through_every_kind_of_move() -> None:
+def cards_above_next(fnd: bytes, cols: list[bytes]) -> int:
+    """The cards lying above each foundation's next card (none in a cell)."""
+    above = 0
+    for suit, height in enumerate(fnd):
+        card = height * 4 + suit
+        for col in cols:
+            if card in col:
+                above += len(col) - 1 - col.index(card)
+    return above
+
+
+@pytest.mark.parametrize("need", [0, 1])
+def test_heuristic_is_kept_exactly_through_every_kind_of_move(need: int) -> None:
     """The core's incremental heuristic equals the Python engine's value of
-    each child computed from scratch (weights all 1)."""
+    each child computed from scratch (weights all 1), and with the core's own
+    term for the cards above each foundation's next card, that count taken
+    from the child's columns."""
     from bakers.solver.engine import Weights
     for game, cells_options in VARIANTS:
         for cells in cells_options:
             for board in random_positions(game, cells, 300, seed=11):
                 rules = Rules(board.game, tables(board.game.build), Weights(1, 1, 1, 1, 1, 1))
-                for key, _card, _count, _dest, h in native.children(board):
+                weights = Weights(1, 1, 1, 1, 1, 1, need=need)
+                for key, _card, _count, _dest, h in native.children(board, weights):
                     fnd, cl, cols = native.key_parts(key)
                     if fnd == bytes([13] * 4):
                         continue
+                    expected = need * cards_above_next(fnd, cols)
                     cols += [b""] * (board.game.columns - len(cols))
-                    assert rules.cost(rules.make_key(fnd, cl, cols)) == h
+                    assert rules.cost(rules.make_key(fnd, cl, cols)) + expected == h
 
 
 def python_bakers_dozen_verdicts() -> dict[int, str]:

@@ -485,7 +485,7 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
         cards[n++] = (uint8_t)c;
         low[c & 3] = (uint8_t)c;
         p->contrib[c] = 0;
-        if (next[c & 3] == c) {
+        if (want_need && next[c & 3] == c) {
             p->needcol[c & 3] = (int8_t)i;
             p->needpos[c & 3] = 0;
         }
@@ -532,15 +532,24 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
     return 0;
 }
 
+/* The cards lying above each foundation's next card (decoded with a need
+ * weight; none for a card in a cell). */
+static int pos_need(const Pos *p)
+{
+    int n = 0;
+    for (int s = 0; s < 4; s++)
+        if (p->needcol[s] >= 0)
+            n += p->len[p->needcol[s]] - p->needpos[s] - 1;
+    return n;
+}
+
 static int pos_h(const Weights *w, const Pos *p)
 {
     int h = -w->empty * p->nempty + w->cell * p->ncells - w->home * p->home;
     for (int i = 0; i < p->ncols; i++)
         h += p->cost[i][p->len[i]];
     if (w->need)
-        for (int s = 0; s < 4; s++)
-            if (p->needcol[s] >= 0)
-                h += w->need * (p->len[p->needcol[s]] - p->needpos[s] - 1);
+        h += w->need * pos_need(p);
     return h;
 }
 
@@ -709,11 +718,7 @@ static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_
 static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
                     const Pos *p, int hp, Child *out)
 {
-    Gen g = {r, w, pk, p, hp, phash, out, 0, 0};
-    if (w->need)
-        for (int s = 0; s < 4; s++)
-            if (p->needcol[s] >= 0)
-                g.need += p->len[p->needcol[s]] - p->needpos[s] - 1;
+    Gen g = {r, w, pk, p, hp, phash, out, 0, w->need ? pos_need(p) : 0};
     int nfree = r->ncells - p->ncells;
     int ne = p->nempty;
     int cap_occ = 1, cap_emp = 1;
@@ -2623,20 +2628,24 @@ static PyObject *py_solve_checked(PyObject *self, PyObject *args)
     return solve_common(args, 1);
 }
 
-/* children(columns, cells, ncells, build, can_fill, supermoves) -> list of
- * 52-byte keys: the children the search generates (closure applied). */
+/* children(columns, cells, ncells, build, can_fill, supermoves[, weights])
+ * -> list of (key, card, count, dest, h): the children the search generates
+ * (closure applied), h their heuristic under ``weights`` (default all 1,
+ * no need term). */
 static PyObject *py_children(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *columns, *cells;
+    PyObject *columns, *cells, *weights_t = NULL;
     int ncells, build, can_fill, supermoves;
-    if (!PyArg_ParseTuple(args, "OOiiii", &columns, &cells, &ncells, &build, &can_fill,
-                          &supermoves))
+    if (!PyArg_ParseTuple(args, "OOiiii|O", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &weights_t))
         return NULL;
     Rules r;
     if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
         return NULL;
     Weights w = {1, 1, 1, 1, 1, 1, 0};
+    if (weights_t && parse_weights(weights_t, &w) < 0)
+        return NULL;
     uint8_t key[NCARDS];
     if (parse_position(&r, columns, cells, key, 0, NULL, NULL) < 0)
         return NULL;

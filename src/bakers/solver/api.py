@@ -630,9 +630,13 @@ _known_lines: collections.OrderedDict[tuple[Game, Position], tuple[Move, ...]] =
 _known_lock = threading.Lock()
 
 
+def _line_key(board: Board) -> tuple[Game, Position]:
+    return board.game, board.position
+
+
 def _known_line(board: Board) -> tuple[Move, ...] | None:
+    key = _line_key(board)
     with _known_lock:
-        key = (board.game, board.position)
         line = _known_lines.get(key)
         if line is not None:
             _known_lines.move_to_end(key)
@@ -644,15 +648,16 @@ def _remember_rest(board: Board, line: Sequence[Move]) -> None:
     and so on through the moves home that follow it (a table that sends those
     cards home by itself reaches those positions)."""
     after = board.copy(stack=False)
-    k = 0
+    rests: list[tuple[tuple[Game, Position], tuple[Move, ...]]] = []
+    for k in range(1, len(line)):
+        after.push(line[k - 1])
+        rests.append((_line_key(after), tuple(line[k:])))
+        if line[k].dst.kind is not PlaceKind.FOUNDATION:
+            break
     with _known_lock:
-        while k + 1 < len(line):
-            after.push(line[k])
-            k += 1
-            _known_lines[(after.game, after.position)] = tuple(line[k:])
-            _known_lines.move_to_end((after.game, after.position))
-            if line[k].dst.kind is not PlaceKind.FOUNDATION:
-                break
+        for key, rest in rests:
+            _known_lines[key] = rest
+            _known_lines.move_to_end(key)
         while len(_known_lines) > KNOWN_LINES:
             _known_lines.popitem(last=False)
 

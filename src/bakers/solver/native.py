@@ -338,14 +338,17 @@ def short_search(board: Board, upper: int, *, timeout: float | None,
                         states, limit)
 
 
-def children(board: Board) -> list[tuple[bytes, int, int, int, int]]:
+def children(board: Board, weights: Weights | None = None
+             ) -> list[tuple[bytes, int, int, int, int]]:
     """The children the core's search generates from ``board``'s position:
     ``(key, card, count, destination, heuristic)``, keys in the core's
-    52-byte form (see :func:`key_parts`). For the differential tests."""
+    52-byte form (see :func:`key_parts`), the heuristic under ``weights``
+    (default: every weight 1 but ``need``, 0). For the differential tests."""
     if _core is None:
         raise RuntimeError("the native solver core is not available")
     cols, cells = position_args(board)
-    return list(_core.children(cols, cells, *_rules_args(board.game)))
+    extra = () if weights is None else (_weights(weights),)
+    return list(_core.children(cols, cells, *_rules_args(board.game), *extra))
 
 
 def legal_moves(board: Board) -> list[tuple[int, int]]:
