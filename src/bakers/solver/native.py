@@ -23,6 +23,7 @@ impossible
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 from types import ModuleType
 
@@ -105,6 +106,11 @@ RIVALS: dict[Build, Rival] = {
 CardLine = list[tuple[int, int, int]]
 
 
+@functools.lru_cache(maxsize=64)
+def _portfolio_for(game: Game) -> Portfolio:
+    return Portfolio._make(game)
+
+
 def _weights(w: Weights) -> tuple[int, int, int, int, int, int, int]:
     return (w.blocked, w.cell, w.home, w.empty, w.unbuilt, w.depth, w.need)
 
@@ -123,6 +129,10 @@ class Portfolio:
 
     @classmethod
     def for_game(cls, game: Game) -> Portfolio:
+        return _portfolio_for(game)
+
+    @classmethod
+    def _make(cls, game: Game) -> Portfolio:
         can_fill = game.empty_column is EmptyColumn.ANY
         main = NATIVE_WEIGHTS[game.build]
         beam_w = BEAM_WEIGHTS if game.build is Build.ANY_SUIT else (main,)
@@ -219,10 +229,16 @@ def search(board: Board, portfolio: Portfolio, *, timeout: float | None,
 def _solve_args(game: Game, portfolio: Portfolio, timeout: float | None,
                 max_states: int | None, max_memory_mb: int | None) -> tuple[object, ...]:
     """What the core's solve() and solve_checked() take after the position."""
+    return (*_search_args(game, portfolio), *_limit_args(timeout, max_states, max_memory_mb))
+
+
+@functools.lru_cache(maxsize=64)
+def _search_args(game: Game, portfolio: Portfolio) -> tuple[object, ...]:
+    """The rules and the portfolio as the core takes them (a survey hands
+    the same ones over for every deal)."""
     return (*_rules_args(game), _weights(portfolio.weights), portfolio.first_stage,
-            portfolio.middle_stage, list(portfolio.beams),
-            [_weights(w) for w in portfolio.beam_weights], _rival_args(portfolio.rival),
-            *_limit_args(timeout, max_states, max_memory_mb))
+            portfolio.middle_stage, tuple(portfolio.beams),
+            tuple(_weights(w) for w in portfolio.beam_weights), _rival_args(portfolio.rival))
 
 
 def _limit_args(timeout: float | None, max_states: int | None,
