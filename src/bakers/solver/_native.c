@@ -207,8 +207,12 @@ static Rec *block_take(Budget *b)
     if (nspare)
         blk = spare_blocks[--nspare];
     PyThread_release_lock(spare_lock);
-    if (!blk)
-        return budget_alloc(b, n);
+    if (!blk) /* a record to a cache line */
+        blk = aligned_alloc(64, n);
+    if (!blk) {
+        b->limit = LIM_MEMORY;
+        return NULL;
+    }
     b->bytes += n;
     return blk;
 }
@@ -419,7 +423,7 @@ typedef struct {
     uint8_t len[MAXCOLS];
     uint8_t run[MAXCOLS]; /* cards of the built run on top (1 without run moves) */
     uint8_t cards[MAXCOLS][MAXLEN];
-    int cost[MAXCOLS][MAXLEN + 1]; /* heuristic of each prefix of the column */
+    int tot[MAXCOLS];              /* the column's heuristic: its cards' contrib */
     uint8_t low[MAXCOLS][4];       /* lowest card of each suit in the column */
     uint8_t contrib[NCARDS];       /* what each column card adds to its column's cost */
     int lb;                        /* a lower bound on the player moves still needed */
@@ -469,8 +473,11 @@ static inline void masks(const uint8_t *k, uint64_t *bottom, uint64_t *cell, uin
 }
 #endif
 
-static int decode(const Rules *restrict r, const Weights *restrict w, const uint8_t *restrict k,
-                  Pos *restrict p)
+/* decode() made for each use: with the lower bound of the short search or
+ * not, with the need term or not (each walk costs less without them). */
+static inline __attribute__((always_inline)) int
+decode_as(const Rules *restrict r, const Weights *restrict w, const uint8_t *restrict k,
+          Pos *restrict p, const int want_lb, const int want_need)
 {
     /* above[] (entries 52..54 are scratch), then the bottom cards, the cells
      * and the foundations from bit masks of the key */
@@ -513,7 +520,6 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
         p->needpos[s] = 0;
     }
     int lb = 0;
-    const int want_need = w->need != 0;
     const uint8_t(*restrict builds)[NCARDS] = r->builds;
     const int sup = r->supermoves;
     for (int i = 0; i < nb; i++) {
@@ -521,9 +527,7 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
         int c = bottoms[i];
         uint8_t low[4] = {99, 99, 99, 99};
         int cost = 0;
-        int *restrict pc = p->cost[i];
         uint8_t *restrict cards = p->cards[i];
-        pc[0] = 0;
         /* the bottom card is never blocked nor unbuilt */
         cards[n++] = (uint8_t)c;
         low[c & 3] = (uint8_t)c;
@@ -532,7 +536,6 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
             p->needcol[c & 3] = (int8_t)i;
             p->needpos[c & 3] = 0;
         }
-        pc[1] = 0;
         int prev = c;
         int run = 1;
         int seg_blocked = 0; /* the built segment being walked holds a blocked card */
@@ -551,28 +554,44 @@ static int decode(const Rules *restrict r, const Weights *restrict w, const uint
             int blocked = low[s] < c;
             low[s] = blocked ? low[s] : (uint8_t)c;
             int built = builds[c][prev];
-            if (!(sup && built)) {
-                lb += seg_blocked;
-                seg_blocked = 0;
+            if (want_lb) {
+                if (!(sup && built)) {
+                    lb += seg_blocked;
+                    seg_blocked = 0;
+                }
+                seg_blocked |= blocked;
             }
-            seg_blocked |= blocked;
             run = built ? run + 1 : 1;
             int add = blocked * wb + (!built) * wu;
             cost += add;
             p->contrib[c] = (uint8_t)add;
-            pc[n] = cost;
             prev = c;
             c = above[c];
         }
         lb += seg_blocked;
+        p->tot[i] = cost;
         p->len[i] = (uint8_t)n;
         p->run[i] = (uint8_t)(sup ? run : 1);
         memcpy(p->low[i], low, 4);
         p->topcol[cards[n - 1]] = (int8_t)i;
     }
     p->ncols = nb;
-    p->lb = lb;
+    p->lb = want_lb ? lb : 0;
     return 0;
+}
+
+/* The position laid out, without the short search's lower bound. */
+static int decode(const Rules *restrict r, const Weights *restrict w, const uint8_t *restrict k,
+                  Pos *restrict p)
+{
+    return w->need ? decode_as(r, w, k, p, 0, 1) : decode_as(r, w, k, p, 0, 0);
+}
+
+/* The position laid out with ``lb``, the short search's lower bound. */
+static int decode_lb(const Rules *restrict r, const Weights *restrict w,
+                     const uint8_t *restrict k, Pos *restrict p)
+{
+    return w->need ? decode_as(r, w, k, p, 1, 1) : decode_as(r, w, k, p, 1, 0);
 }
 
 /* The cards lying above each foundation's next card (decoded with a need
@@ -590,7 +609,7 @@ static int pos_h(const Weights *w, const Pos *p)
 {
     int h = -w->empty * p->nempty + w->cell * p->ncells - w->home * p->home;
     for (int i = 0; i < p->ncols; i++)
-        h += p->cost[i][p->len[i]];
+        h += p->tot[i];
     if (w->need)
         h += w->need * pos_need(p);
     return h;
@@ -604,10 +623,12 @@ static int key_h(const Rules *r, const Weights *w, const uint8_t *k)
     return pos_h(w, &p);
 }
 
-/* A column's heuristic after taking its top ``n`` cards off. */
-static inline int prefix_cost(const Weights *w, const Pos *p, int i, int keep)
+/* What taking cards off column ``i`` changes in the heuristic, ``keep``
+ * cards staying, ``removed`` the contrib of those taken (an emptied column
+ * counts as empty). */
+static inline int take_off(const Weights *w, const Pos *p, int i, int keep, int removed)
 {
-    return keep ? p->cost[i][keep] : -w->empty;
+    return keep ? -removed : -w->empty - p->tot[i];
 }
 
 /* ------------------------------------------------------------------------- */
@@ -775,17 +796,19 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
         const uint8_t *a = p->cards[i];
         int top = a[L - 1];
         int run = p->run[i];
-        int base = p->cost[i][L];
+        int dtop = take_off(w, p, i, L - 1, p->contrib[top]); /* the exposed card off */
         /* the exposed card, or a built run, onto an exposed card it builds on
          * (a lone card only where an emptied column can be refilled: rule 5) */
         int kmax = run < cap_occ ? run : cap_occ;
+        int removed = 0;
         for (int k = 1; k <= kmax; k++) {
             int x = a[L - k];
             int keep = L - k;
+            removed += p->contrib[x];
             if (keep == 0 && k == 1 && !r->can_fill)
                 continue;
             int u = keep ? a[keep - 1] : NONE;
-            int dsrc = prefix_cost(w, p, i, keep) - base;
+            int dsrc = take_off(w, p, i, keep, removed);
             for (int q = 0; q < r->nparents[x]; q++) {
                 int par = r->parents[x][q];
                 int j = p->topcol[par];
@@ -798,8 +821,7 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
         /* the exposed card into a free cell (one cell stands for all) */
         if (nfree) {
             int u = L > 1 ? a[L - 2] : NONE;
-            emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + prefix_cost(w, p, i, L - 1) - base,
-                 a + L - 1, -1, i, L - 1);
+            emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + dtop, a + L - 1, -1, i, L - 1);
         }
         /* cards into an empty column (one stands for all; never a whole
          * column, which gives the same position back: rule 3) */
@@ -809,16 +831,18 @@ static int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_
                 me = cap_emp;
             if (run < me)
                 me = run;
+            int taken = 0;
             for (int k = 1; k <= me; k++) {
                 int keep = L - k;
-                int h = hp + prefix_cost(w, p, i, keep) - base + w->empty;
+                taken += p->contrib[a[keep]];
+                int h = hp + take_off(w, p, i, keep, taken) + w->empty;
                 emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h, a + keep, -1, i, keep);
             }
         }
         /* the exposed card home: an unsafe move (safe ones are made already) */
         if (!r->always_safe && ready(p->fnd, top))
             emit(&g, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE,
-                 hp + prefix_cost(w, p, i, L - 1) - base - w->home, a + L - 1, -1, i, L - 1);
+                 hp + dtop - w->home, a + L - 1, -1, i, L - 1);
     }
     for (int ci = 0; ci < p->ncells; ci++) {
         int c = p->cells[ci];
@@ -1169,7 +1193,7 @@ static int layered_beam(const Rules *r, const Weights *w, Budget *b, const uint8
             uint8_t key[NCARDS];
             memcpy(key, rec_at(s, idx)->key, NCARDS);
             uint32_t phash = rec_at(s, idx)->hash;
-            if (decode(r, w, key, &pos) < 0) {
+            if ((mode == COST_PLAYER ? decode_lb : decode)(r, w, key, &pos) < 0) {
                 status = ST_ERROR;
                 goto done;
             }
@@ -1252,7 +1276,7 @@ static int short_astar(const Rules *r, const Weights *w, Budget *b, const uint8_
     rr->parent = UINT32_MAX;
     rr->pad = 0;
     Pos pos;
-    if (decode(r, w, root, &pos) < 0)
+    if (decode_lb(r, w, root, &pos) < 0)
         return ST_ERROR;
     int nb = *ub + 1;
     Vec *buckets = budget_alloc(b, (size_t)nb * sizeof(Vec));
@@ -1287,7 +1311,7 @@ static int short_astar(const Rules *r, const Weights *w, Budget *b, const uint8_
         uint8_t key[NCARDS];
         memcpy(key, rec->key, NCARDS);
         uint32_t phash = rec->hash;
-        if (decode(r, w, key, &pos) < 0) {
+        if (decode_lb(r, w, key, &pos) < 0) {
             status = ST_ERROR;
             break;
         }
@@ -1301,7 +1325,7 @@ static int short_astar(const Rules *r, const Weights *w, Budget *b, const uint8_
             int fc = gc;
             Pos cp;
             if (!ch->win) {
-                if (decode(r, w, ch->key, &cp) < 0) {
+                if (decode_lb(r, w, ch->key, &cp) < 0) {
                     status = ST_ERROR;
                     goto done;
                 }
@@ -2971,7 +2995,7 @@ static PyObject *py_short(PyObject *self, PyObject *args)
         lower = 0;
     } else {
         Pos rp;
-        if (decode(&r, &w, root, &rp) < 0)
+        if (decode_lb(&r, &w, root, &rp) < 0)
             error = 1;
         else
             lower = rp.lb;
