@@ -418,3 +418,21 @@ def test_exhaustive_verdicts_agree_with_the_proven_table() -> None:
         result = solve(Board.deal("bakers_game", deal), search="exhaustive", texts=False,
                        check="core", max_states=None)
         assert result.verdict.value == proven[deal], deal
+
+
+def test_the_cores_deals_are_the_microsoft_deals_of_bakers_deals() -> None:
+    """The core's copy of the Microsoft shuffle (surveys deal with it) gives
+    bakers.deals' columns for every game's layout: the edges of both ranges
+    of numbers and 2,000 numbers drawn at random."""
+    from bakers.deals import deal_column_indices
+
+    rng = random.Random(33)
+    edges = [1, 2, 617, 11982, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0x1_0000_0000,
+             2**33 - 1]
+    for deal in edges + [rng.randrange(1, 2**33) for _ in range(2000)]:
+        for columns, kings in ((8, False), (13, True)):
+            assert native._core.deal(deal, columns, kings) == [
+                bytes(col) for col in deal_column_indices(deal, columns, kings)], deal
+    for bad in (0, 2**33):
+        with pytest.raises(ValueError):
+            native._core.deal(bad, 8, False)

@@ -149,7 +149,7 @@ def survey_cmd(game: str, first: str, last: str, cells: int | None, workers: int
 
     def on_result(result: DealResult) -> None:
         counts[result.verdict] += 1
-        if task is not None:
+        if task is not None and not no_progress:
             progress.update(task, advance=1, counts=counts_text())
 
     try:

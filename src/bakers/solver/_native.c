@@ -3088,7 +3088,59 @@ static PyObject *py_short(PyObject *self, PyObject *args)
     return res;
 }
 
+/* deal(number, columns, kings_to_bottom) -> [bytes]: Microsoft deal
+ * ``number`` (1 to 2^33 - 1, checked by the caller) dealt cyclically into
+ * ``columns`` columns, bottom card first, as card indices; with
+ * ``kings_to_bottom`` each column's kings moved beneath its other cards in
+ * their order. The same numbers as bakers.deals (tested against it), for
+ * surveys of many deals. */
+static PyObject *py_deal(PyObject *self, PyObject *args)
+{
+    (void)self;
+    unsigned long long number;
+    int ncols, kings;
+    if (!PyArg_ParseTuple(args, "Kip", &number, &ncols, &kings))
+        return NULL;
+    if (number < 1 || number >= (1ULL << 33) || ncols < 1 || ncols > MAXCOLS) {
+        PyErr_SetString(PyExc_ValueError, "deal number or columns out of range");
+        return NULL;
+    }
+    uint8_t cards[NCARDS], order[NCARDS];
+    for (int c = 0; c < NCARDS; c++)
+        cards[c] = (uint8_t)c;
+    uint32_t seed;
+    int wide = number >= (1ULL << 32);
+    uint32_t high = !wide && number >= 0x80000000ULL ? 0x8000 : 0;
+    seed = (uint32_t)(wide ? number - (1ULL << 32) : number);
+    for (int left = NCARDS; left > 0; left--) {
+        seed = seed * 214013u + 2531011u;
+        uint32_t rnd = wide ? ((seed >> 16) & 0xFFFF) + 1 : ((seed >> 16) & 0x7FFF) | high;
+        int j = (int)(rnd % (uint32_t)left);
+        order[NCARDS - left] = cards[j];
+        cards[j] = cards[left - 1];
+    }
+    PyObject *out = PyList_New(ncols);
+    for (int i = 0; out && i < ncols; i++) {
+        uint8_t col[NCARDS];
+        int n = 0;
+        for (int pass = kings ? 0 : 1; pass < 2; pass++) /* kings first, then the others */
+            for (int t = i; t < NCARDS; t += ncols) {
+                int king = order[t] >> 2 == 12;
+                if (!kings || king == (pass == 0))
+                    col[n++] = order[t];
+            }
+        PyObject *b = PyBytes_FromStringAndSize((const char *)col, n);
+        if (!b) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, i, b);
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
+    {"deal", py_deal, METH_VARARGS, "A Microsoft deal's columns as card-index bytes."},
     {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
     {"short", py_short, METH_VARARGS, "Look for a line of fewer player moves."},
     {"exhaust", py_exhaust, METH_VARARGS, "Search every reachable position, depth first."},
