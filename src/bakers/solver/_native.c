@@ -385,14 +385,38 @@ static void foundations(const uint8_t *k, int *fnd)
             fnd[c & 3]++;
 }
 
+/* The cards lying on ``v`` in key ``k``, as a bit mask (at most one in a
+ * position: a card lies on one place). */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+static inline uint64_t lying_on(const uint8_t *k, int v)
+{
+    const __m128i x = _mm_set1_epi8((char)v);
+    /* four loads inside the 52 bytes: 0-15, 16-31, 32-47 and 36-51 */
+    uint64_t m0 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)k), x));
+    uint64_t m1 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(k + 16)), x));
+    uint64_t m2 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(k + 32)), x));
+    uint64_t m3 = (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(k + 36)), x));
+    return m0 | m1 << 16 | m2 << 32 | (m3 >> 12) << 48;
+}
+#else
+static inline uint64_t lying_on(const uint8_t *k, int v)
+{
+    uint64_t m = 0;
+    for (int c = 0; c < NCARDS; c++)
+        m |= (uint64_t)(k[c] == v) << c;
+    return m;
+}
+#endif
+
 /* Send safe cards home until none is left (pruning rule 1). Returns the cards
  * home afterwards. */
 static int close_key(const Rules *r, uint8_t *k, int *fnd)
 {
-    uint8_t covered[NCARDS + 3];
-    memset(covered, 0, sizeof covered);
-    for (int c = 0; c < NCARDS; c++)
-        covered[k[c]] = 1;
     int changed = 1;
     while (changed) {
         changed = 0;
@@ -400,12 +424,10 @@ static int close_key(const Rules *r, uint8_t *k, int *fnd)
             while (fnd[s] < 13) {
                 int c = fnd[s] * 4 + s;
                 uint8_t v = k[c];
-                if (v == HOME || covered[c])
+                if (v == HOME || lying_on(k, c))
                     break;
                 if (!is_safe(r, fnd, c))
                     break;
-                if (v < NCARDS)
-                    covered[v] = 0;
                 k[c] = HOME;
                 fnd[s]++;
                 changed = 1;
@@ -439,7 +461,6 @@ typedef struct {
 /* Bits of the cards that are column bottoms, in cells, and home. */
 #define SUIT_BITS 0x1111111111111ULL /* cards 0, 4, 8, ..., 48: one suit */
 #if defined(__SSE2__)
-#include <emmintrin.h>
 static inline void masks(const uint8_t *k, uint64_t *bottom, uint64_t *cell, uint64_t *home)
 {
     uint8_t buf[64];
@@ -659,15 +680,12 @@ typedef struct {
  * heuristic without decoding the key. */
 static int key_need(const uint8_t *k, const int *fnd)
 {
-    uint8_t above[NCARDS + 3];
-    memset(above, NONE, sizeof above);
-    for (int c = 0; c < NCARDS; c++)
-        above[k[c]] = (uint8_t)c;
     int n = 0;
     for (int s = 0; s < 4; s++) {
         if (fnd[s] >= 13 || k[fnd[s] * 4 + s] == CELL)
             continue;
-        for (int x = above[fnd[s] * 4 + s]; x != NONE && n < NCARDS; x = above[x])
+        for (uint64_t m = lying_on(k, fnd[s] * 4 + s); m && n < NCARDS;
+             m = lying_on(k, __builtin_ctzll(m)))
             n++;
     }
     return n;
@@ -679,10 +697,6 @@ static int key_need(const uint8_t *k, const int *fnd)
 static int close_h(const Rules *r, const Weights *w, uint8_t *k, int *fnd, const uint8_t *contrib,
                    int *h, uint32_t *hash)
 {
-    uint8_t covered[NCARDS + 3];
-    memset(covered, 0, sizeof covered);
-    for (int c = 0; c < NCARDS; c++)
-        covered[k[c]] = 1;
     int changed = 1;
     while (changed) {
         changed = 0;
@@ -690,10 +704,9 @@ static int close_h(const Rules *r, const Weights *w, uint8_t *k, int *fnd, const
             while (fnd[s] < 13) {
                 int c = fnd[s] * 4 + s;
                 uint8_t v = k[c];
-                if (covered[c] || !is_safe(r, fnd, c))
+                if (lying_on(k, c) || !is_safe(r, fnd, c))
                     break;
                 if (v < NCARDS) {
-                    covered[v] = 0;
                     *h -= contrib[c];
                 } else if (v == BOTTOM) {
                     *h -= contrib[c] + w->empty;
