@@ -40,6 +40,7 @@ except ImportError:  # not on Windows
 from .board import Board
 from .errors import BakersError
 from .games import GAMES, Game, find_game
+from .solver import Decision, Verdict, check_engine, decide_deal, solve
 
 VERDICTS = ("winnable", "impossible", "unknown")
 CSV_FIELDS = ("game", "cells", "deal", "verdict", "moves", "single_moves",
@@ -92,18 +93,15 @@ class DealResult:
     player_moves: int | None = None   # moves not to a foundation, a run counting one
 
     def to_row(self) -> dict[str, str]:
-        return {
-            "game": self.game,
-            "cells": str(self.cells),
-            "deal": str(self.deal),
-            "verdict": self.verdict,
-            "moves": "" if self.moves is None else str(self.moves),
-            "single_moves": "" if self.single_moves is None else str(self.single_moves),
-            "states": str(self.states),
-            "seconds": f"{self.seconds:.4f}",
-            "limit": self.limit,
-            "player_moves": "" if self.player_moves is None else str(self.player_moves),
-        }
+        return dict(zip(CSV_FIELDS, self.to_fields(), strict=True))
+
+    def to_fields(self) -> tuple[str, ...]:
+        """The row's fields in the order of ``CSV_FIELDS``."""
+        return (self.game, str(self.cells), str(self.deal), self.verdict,
+                "" if self.moves is None else str(self.moves),
+                "" if self.single_moves is None else str(self.single_moves),
+                str(self.states), f"{self.seconds:.4f}", self.limit,
+                "" if self.player_moves is None else str(self.player_moves))
 
     @classmethod
     def from_row(cls, row: Mapping[str, str | None]) -> DealResult:
@@ -152,10 +150,20 @@ class DealTask:
     limits: Limits
 
 
+_games: dict[tuple[str, int], Game] = {}
+
+
+def _game(name: str, cells: int) -> Game:
+    """``find_game(name, cells)``, looked up once per survey (a deal's
+    own lookup costs a tenth of an easy deal's solve)."""
+    game = _games.get((name, cells))
+    if game is None:
+        game = _games[name, cells] = find_game(name, cells)
+    return game
+
+
 def solve_deal(task: DealTask) -> DealResult:
     """Deal ``task.deal`` and solve it; runs in a worker process."""
-    from .solver import Decision, Verdict, check_engine, decide_deal, solve
-
     limits = task.limits
     engine = check_engine(limits.engine)
     check = limits.check or ("core" if engine == "native" else "rules")
@@ -164,7 +172,7 @@ def solve_deal(task: DealTask) -> DealResult:
         if (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
                                                                     "portfolio"):
             # the common case: the line's sizes are all a row keeps
-            found = decide_deal(find_game(task.game, task.cells), task.deal,
+            found = decide_deal(_game(task.game, task.cells), task.deal,
                                 timeout=limits.timeout, max_states=limits.max_states,
                                 max_memory_mb=limits.max_memory_mb)
         else:
@@ -295,6 +303,7 @@ class SurveyFile:
         self._fh: io.TextIOWrapper | None = None
         self._writer: Any = None
         self._fields: tuple[str, ...] = ()
+        self._width = len(CSV_FIELDS)  # an old file's rows lack the last field
 
     def load(self) -> dict[int, DealResult]:
         """The rows already in the file, by deal. Refuses a file that is not
@@ -339,11 +348,10 @@ class SurveyFile:
     def open(self) -> None:
         new = not self.path.exists() or self.path.stat().st_size == 0
         self._fh = open(self.path, "a", encoding="utf-8", newline="")  # noqa: SIM115
-        fields = CSV_FIELDS if new else self._fields or CSV_FIELDS
-        self._writer = csv.DictWriter(self._fh, fieldnames=fields, lineterminator="\n",
-                                      extrasaction="ignore")
+        self._width = len(CSV_FIELDS if new else self._fields or CSV_FIELDS)
+        self._writer = csv.writer(self._fh, lineterminator="\n")
         if new:
-            self._writer.writeheader()
+            self._writer.writerow(CSV_FIELDS)
             self._fh.flush()
 
     def append(self, result: DealResult) -> None:
@@ -351,7 +359,7 @@ class SurveyFile:
         if self._fh is None:
             self.open()
         assert self._fh is not None
-        self._writer.writerow(result.to_row())
+        self._writer.writerow(result.to_fields()[:self._width])
         self._fh.flush()
 
     def close(self) -> None:

@@ -286,9 +286,6 @@ class Checked:
     checked: bool
 
 
-_PACK = list(range(52))
-
-
 def deal_args(game: Game, deal: int) -> tuple[list[bytes], bytes]:
     """The columns of deal ``deal`` of ``game`` and its empty cells, one byte
     a cell (255: empty), as the core takes them: dealt by the core's copy of
@@ -299,7 +296,8 @@ def deal_args(game: Game, deal: int) -> tuple[list[bytes], bytes]:
         cols: list[bytes] = _core.deal(deal, game.columns, game.kings_to_bottom)
     else:
         cols = [bytes(c) for c in deal_column_indices(deal, game.columns, game.kings_to_bottom)]
-    if sorted(b"".join(cols)) != _PACK:
+    pack = b"".join(cols)
+    if len(pack) != 52 or len(set(pack)) != 52 or max(pack) > 51:
         raise ValueError(f"deal {deal} is not a whole pack")  # never: a shuffle of range(52)
     return cols, b"\xff" * game.cells
 
