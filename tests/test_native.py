@@ -436,3 +436,24 @@ def test_the_cores_deals_are_the_microsoft_deals_of_bakers_deals() -> None:
     for bad in (0, 2**33):
         with pytest.raises(ValueError):
             native._core.deal(bad, 8, False)
+
+def test_a_stage_naming_its_weights_or_size_runs_like_a_portfolio_of_it_alone() -> None:
+    """A beam stage (width, k) is the beam of width with beam weights k alone;
+    a stage (0, n) resumes the best-first search for n positions as a 0 does
+    for the middle stage; a stage naming weights there are not is refused."""
+    board = Board.deal("bakers_dozen", 2)  # outlasts the first stage
+    pf = native.Portfolio.for_game(board.game)
+
+    def run(p: native.Portfolio) -> native.Outcome:
+        return native.search(board, p, timeout=None, max_states=400_000, max_memory_mb=None)
+
+    for k, w in enumerate(pf.beam_weights):
+        named = run(dataclasses.replace(pf, beams=((300, k), (0, 5000))))
+        alone = run(dataclasses.replace(pf, beams=(300, 0), beam_weights=(w,),
+                                        middle_stage=5000))
+        assert (named.verdict, named.states, named.line) == (
+            alone.verdict, alone.states, alone.line), k
+    with pytest.raises(ValueError, match="names no beam weights"):
+        run(dataclasses.replace(pf, beams=((300, len(pf.beam_weights)),)))
+    with pytest.raises(ValueError, match="out of range"):
+        run(dataclasses.replace(pf, beams=((300, -1),)))

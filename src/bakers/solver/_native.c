@@ -1607,6 +1607,45 @@ static int parse_widths(PyObject *widths, int *out, int max, int zero_ok)
     return n;
 }
 
+/* The portfolio's later stages: each entry a width (a beam with every beam
+ * weight in turn; 0: the best-first search resumed for the middle stage) or
+ * a pair (width, k): a beam with beam weights k alone, or for width 0 the
+ * best-first search resumed for k positions. ``sel`` gets k, or -1. */
+static int parse_stages(PyObject *stages, int *width, long long *sel, int max)
+{
+    PyObject *seq = PySequence_Fast(stages, "beams must be a sequence");
+    if (!seq)
+        return -1;
+    int n = (int)PySequence_Fast_GET_SIZE(seq);
+    if (n > max) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "at most %d beam stages", max);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(seq, i);
+        long w;
+        sel[i] = -1;
+        if (PyTuple_Check(x)) {
+            if (!PyArg_ParseTuple(x, "lL", &w, &sel[i]))
+                w = -1;
+            else if (sel[i] < 0)
+                w = -1;
+        } else {
+            w = PyLong_AsLong(x);
+        }
+        width[i] = (int)w;
+        if (w < 0 || w > 10000000) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "beam stage out of range");
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return n;
+}
+
 /* A fresh budget: -1 (or 0 MB) for no limit. */
 static void budget_start(Budget *b, long long max_states, double timeout, long long max_mb)
 {
@@ -2574,9 +2613,10 @@ static PyObject *solve_common(PyObject *args, int checked)
         return NULL;
     }
     int nbw = 0;
-    int widths[16];
+    int widths[32];
+    long long sel[32];
     Weights bws[8];
-    int nbeams = parse_widths(beams_t, widths, 16, 1);
+    int nbeams = parse_stages(beams_t, widths, sel, 32);
     if (nbeams < 0)
         return NULL;
     PyObject *wseq = PySequence_Fast(beam_w_t, "beam weights must be a sequence");
@@ -2594,6 +2634,11 @@ static PyObject *solve_common(PyObject *args, int checked)
             return NULL;
         }
     Py_DECREF(wseq);
+    for (int i = 0; i < nbeams; i++)
+        if (widths[i] && sel[i] >= nbw) {
+            PyErr_SetString(PyExc_ValueError, "a beam stage names no beam weights");
+            return NULL;
+        }
 
     Budget b;
     budget_start(&b, max_states, timeout, max_mb);
@@ -2640,7 +2685,8 @@ static PyObject *solve_common(PyObject *args, int checked)
             for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
                 if (widths[i] == 0) {
                     /* the complete search resumed for a while between beams */
-                    long long until = b.states + (middle_stage > 0 ? middle_stage : 0);
+                    long long more = sel[i] >= 0 ? sel[i] : middle_stage;
+                    long long until = b.states + (more > 0 ? more : 0);
                     if (max_states >= 0 && until > max_states)
                         until = max_states;
                     status = bf_run(&bf, &b, until, kids);
@@ -2650,7 +2696,8 @@ static PyObject *solve_common(PyObject *args, int checked)
                     }
                     continue;
                 }
-                for (int k = 0; k < nbw; k++) {
+                int k0 = sel[i] >= 0 ? (int)sel[i] : 0, k1 = sel[i] >= 0 ? k0 + 1 : nbw;
+                for (int k = k0; k < k1; k++) {
                     int st = beam(&r, &bws[k], &b, root, widths[i], &beam_store, &win, kids);
                     if (b.bytes > peak)
                         peak = b.bytes;

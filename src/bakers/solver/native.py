@@ -56,7 +56,7 @@ FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
 # Beam widths in turn; a 0 resumes the best-first search for MIDDLE_STAGE
 # more positions before the widest beams (some deals fall to one, some to
 # the other: Baker's Dozen 152 to the resumed search, 540 to the 100,000 beam).
-BEAMS = (300, 1000, 3000, 10_000, 0, 30_000, 100_000)
+BEAMS: tuple[int | tuple[int, int], ...] = (300, 1000, 3000, 10_000, 0, 30_000, 100_000)
 MIDDLE_STAGE = 2_000_000
 
 # The core's own weights for the two games that build by suit or colour: the
@@ -133,7 +133,7 @@ class Portfolio:
 
     weights: Weights
     first_stage: int
-    beams: tuple[int, ...]
+    beams: tuple[int | tuple[int, int], ...]
     beam_weights: tuple[Weights, ...]
     middle_stage: int = MIDDLE_STAGE
     rival: Rival | None = None
