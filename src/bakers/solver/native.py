@@ -55,9 +55,29 @@ PLACE_FOUNDATION = 200
 FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
 # Beam widths in turn; a 0 resumes the best-first search for MIDDLE_STAGE
 # more positions before the widest beams (some deals fall to one, some to
-# the other: Baker's Dozen 152 to the resumed search, 540 to the 100,000 beam).
+# the other). The games that build by suit or colour have one beam weight.
 BEAMS: tuple[int | tuple[int, int], ...] = (300, 1000, 3000, 10_000, 0, 30_000, 100_000)
 MIDDLE_STAGE = 2_000_000
+
+# Baker's Dozen names each stage's weights: a pair (width, k) is a beam with
+# beam weights k alone, (0, n) the best-first search resumed for n positions.
+# Chosen by simulation from each stage's own counts on the 183 of deals
+# 1-1,000 that outlast the first stage: the best-first search resumed to
+# 200,000 positions after the 1,000 beams wins 118 of them by 600,000 (152,
+# 345 and 916 by 170,000, which cost 1.3-2.5 M positions before), and deal
+# 540, which no beam narrower than 50,000 wins, falls to the 50,000 beam of
+# the third weights (1.65 M positions) before the best-first search resumes
+# again: 2.87 M positions in all (unknown at 3 M before, 9.2 M to a win).
+# Deals 1-1,000 expand 21.0 M positions (25.0 M before).
+BD_BEAMS: tuple[int | tuple[int, int], ...] = (
+    (300, 0), (300, 1), (1000, 0), (1000, 1), (0, 180_000), (3000, 0), (3000, 1),
+    (10_000, 0), (50_000, 2), (10_000, 1), (0, 1_820_000),
+    (30_000, 0), (30_000, 1), (100_000, 0), (100_000, 1))
+# The Baker's Dozen beams' weights: the two of the Python engine, and a third
+# with unbuilt cards counting twice (the one of 17 tried on deal 540 that wins
+# it with a 50,000 beam).
+BD_BEAM_WEIGHTS: tuple[Weights, ...] = (
+    *BEAM_WEIGHTS, Weights(blocked=1, cell=0, home=2, empty=0, unbuilt=2, need=1))
 
 # The core's own weights for the two games that build by suit or colour: the
 # Python engine's (``WEIGHTS``) with blocked cards counting once, chosen by
@@ -146,9 +166,10 @@ class Portfolio:
     def _make(cls, game: Game) -> Portfolio:
         can_fill = game.empty_column is EmptyColumn.ANY
         main = NATIVE_WEIGHTS[game.build]
-        beam_w = BEAM_WEIGHTS if game.build is Build.ANY_SUIT else (main,)
-        return cls(main, FIRST_STAGE[can_fill], BEAMS, tuple(beam_w),
-                   rival=RIVALS.get(game.build))
+        if game.build is Build.ANY_SUIT:
+            return cls(main, FIRST_STAGE[can_fill], BD_BEAMS, BD_BEAM_WEIGHTS,
+                       rival=RIVALS.get(game.build))
+        return cls(main, FIRST_STAGE[can_fill], BEAMS, (main,), rival=RIVALS.get(game.build))
 
 
 @dataclasses.dataclass(frozen=True)
