@@ -1581,32 +1581,6 @@ static int parse_placed(const Rules *r, PyObject *columns, const char *cb, Py_ss
     return rc;
 }
 
-/* Beam widths from a sequence: at most ``max``, each 1 to 10,000,000, or 0
- * where ``zero_ok`` (the portfolio's mark for "resume the complete search"). */
-static int parse_widths(PyObject *widths, int *out, int max, int zero_ok)
-{
-    PyObject *seq = PySequence_Fast(widths, "widths must be a sequence");
-    if (!seq)
-        return -1;
-    int n = (int)PySequence_Fast_GET_SIZE(seq);
-    if (n > max) {
-        Py_DECREF(seq);
-        PyErr_Format(PyExc_ValueError, "at most %d beam widths", max);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        out[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, i));
-        if (out[i] < (zero_ok ? 0 : 1) || out[i] > 10000000) {
-            Py_DECREF(seq);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "beam width out of range");
-            return -1;
-        }
-    }
-    Py_DECREF(seq);
-    return n;
-}
-
 /* The portfolio's later stages: each entry a width (a beam with every beam
  * weight in turn; 0: the best-first search resumed for the middle stage) or
  * a pair (width, k): a beam with beam weights k alone, or for width 0 the
@@ -1643,6 +1617,20 @@ static int parse_stages(PyObject *stages, int *width, long long *sel, int max)
         }
     }
     Py_DECREF(seq);
+    return n;
+}
+
+/* Beam widths from a sequence (the short search's): at most ``max`` (32 or
+ * fewer), each 1 to 10,000,000. */
+static int parse_widths(PyObject *widths, int *out, int max)
+{
+    long long sel[32];
+    int n = parse_stages(widths, out, sel, max < 32 ? max : 32);
+    for (int i = 0; i < n; i++)
+        if (sel[i] >= 0 || out[i] < 1) {
+            PyErr_SetString(PyExc_ValueError, "beam width out of range");
+            return -1;
+        }
     return n;
 }
 
@@ -3025,7 +3013,7 @@ static PyObject *py_short(PyObject *self, PyObject *args)
                     weights_t) < 0)
         return NULL;
     int widths[32];
-    int nw = parse_widths(widths_t, widths, 32, 0);
+    int nw = parse_widths(widths_t, widths, 32);
     if (nw < 0)
         return NULL;
     if (ub < 0 || prove_share < 0 || prove_share > 1) {
