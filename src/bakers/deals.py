@@ -45,18 +45,17 @@ def parse_deal_number(value: str | int) -> int:
 def _random_stream(deal: int) -> list[int]:
     """The 52 random numbers the Microsoft shuffle draws for ``deal``."""
     out: list[int] = []
-    append = out.append
     if deal < 0x1_0000_0000:
         seed = deal
         high = 0x8000 if deal >= 0x8000_0000 else 0
         for _ in range(52):
             seed = (seed * 214013 + 2531011) & 0xFFFF_FFFF
-            append(((seed >> 16) & 0x7FFF) | high)
+            out.append(((seed >> 16) & 0x7FFF) | high)
     else:
         seed = deal - 0x1_0000_0000
         for _ in range(52):
             seed = (seed * 214013 + 2531011) & 0xFFFF_FFFF
-            append(((seed >> 16) & 0xFFFF) + 1)
+            out.append(((seed >> 16) & 0xFFFF) + 1)
     return out
 
 
@@ -65,12 +64,13 @@ def shuffled_indices(deal: int) -> list[int]:
     indices (:attr:`Card.index`)."""
     deal = parse_deal_number(deal)
     cards = list(range(52))
+    left = 52
     order: list[int] = []
-    append = order.append
-    for left, r in zip(range(52, 0, -1), _random_stream(deal), strict=True):
+    for r in _random_stream(deal):
         j = r % left
-        append(cards[j])
-        cards[j] = cards[left - 1]
+        order.append(cards[j])
+        left -= 1
+        cards[j] = cards[left]
     return order
 
 
