@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+from collections.abc import Callable
 from types import ModuleType
+from typing import Generic, TypeVar
 
 from ..board import Board
 from ..cards import Card
@@ -126,21 +128,28 @@ RIVALS: dict[Build, Rival] = {
 CardLine = list[tuple[int, int, int]]
 
 
-# Made once per game object and looked up by identity (a Game's hash walks
-# all its fields: 10 us a deal in a survey through an lru_cache).
-_portfolios: dict[int, tuple[Game, Portfolio]] = {}
-_args: dict[tuple[int, int], tuple[Game, Portfolio, tuple[object, ...]]] = {}
+_T = TypeVar("_T")
 
 
-def _portfolio_for(game: Game) -> Portfolio:
-    hit = _portfolios.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
-    made = Portfolio._make(game)
-    if len(_portfolios) >= 64:
-        _portfolios.clear()
-    _portfolios[id(game)] = (game, made)
-    return made
+class _ByIdentity(Generic[_T]):
+    """What ``make`` gives for some objects, made once per objects and found
+    again by their identity (a Game's hash walks all its fields: 10 us a deal
+    in a survey through an lru_cache). Keeps at most 64 entries."""
+
+    def __init__(self, make: Callable[..., _T]) -> None:
+        self._make = make
+        self._memo: dict[tuple[int, ...], tuple[tuple[object, ...], _T]] = {}
+
+    def __call__(self, *objs: object) -> _T:
+        key = tuple(map(id, objs))
+        hit = self._memo.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], objs, strict=True)):
+            return hit[1]
+        made = self._make(*objs)
+        if len(self._memo) >= 64:
+            self._memo.clear()
+        self._memo[key] = (objs, made)
+        return made
 
 
 def _weights(w: Weights) -> tuple[int, int, int, int, int, int, int]:
@@ -171,6 +180,9 @@ class Portfolio:
             return cls(main, FIRST_STAGE[can_fill], BD_BEAMS, BD_BEAM_WEIGHTS,
                        rival=RIVALS.get(game.build))
         return cls(main, FIRST_STAGE[can_fill], BEAMS, (main,), rival=RIVALS.get(game.build))
+
+
+_portfolio_for = _ByIdentity(Portfolio._make)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -265,24 +277,15 @@ def _solve_args(game: Game, portfolio: Portfolio, timeout: float | None,
     return (*_search_args(game, portfolio), *_limit_args(timeout, max_states, max_memory_mb))
 
 
-def _search_args(game: Game, portfolio: Portfolio) -> tuple[object, ...]:
-    """The rules and the portfolio as the core takes them (a survey hands
-    the same ones over for every deal)."""
-    key = (id(game), id(portfolio))
-    hit = _args.get(key)
-    if hit is not None and hit[0] is game and hit[1] is portfolio:
-        return hit[2]
-    made = _make_search_args(game, portfolio)
-    if len(_args) >= 64:
-        _args.clear()
-    _args[key] = (game, portfolio, made)
-    return made
-
-
 def _make_search_args(game: Game, portfolio: Portfolio) -> tuple[object, ...]:
+    """The rules and the portfolio as the core takes them (a survey hands
+    the same ones over for every deal: see ``_search_args``)."""
     return (*_rules_args(game), _weights(portfolio.weights), portfolio.first_stage,
             portfolio.middle_stage, tuple(portfolio.beams),
             tuple(_weights(w) for w in portfolio.beam_weights), _rival_args(portfolio.rival))
+
+
+_search_args = _ByIdentity(_make_search_args)
 
 
 def _limit_args(timeout: float | None, max_states: int | None,
