@@ -88,12 +88,20 @@ static double now_s(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* Whether ``held`` bytes fit the budget (the memory limit named when not). */
+static int budget_fits(Budget *b, size_t held)
+{
+    if (b->max_bytes && held > b->max_bytes) {
+        b->limit = LIM_MEMORY;
+        return 0;
+    }
+    return 1;
+}
+
 static void *budget_alloc(Budget *b, size_t n)
 {
-    if (b->max_bytes && b->bytes + n > b->max_bytes) {
-        b->limit = LIM_MEMORY;
+    if (!budget_fits(b, b->bytes + n))
         return NULL;
-    }
     void *p = malloc(n);
     if (!p) {
         b->limit = LIM_MEMORY;
@@ -105,10 +113,8 @@ static void *budget_alloc(Budget *b, size_t n)
 
 static void *budget_realloc(Budget *b, void *old, size_t oldn, size_t n)
 {
-    if (b->max_bytes && b->bytes - oldn + n > b->max_bytes) {
-        b->limit = LIM_MEMORY;
+    if (!budget_fits(b, b->bytes - oldn + n))
         return NULL;
-    }
     void *p = realloc(old, n);
     if (!p) {
         b->limit = LIM_MEMORY;
@@ -198,10 +204,8 @@ static PyThread_type_lock spare_lock;
 static Rec *block_take(Budget *b)
 {
     size_t n = BLOCK_SIZE * sizeof(Rec);
-    if (b->max_bytes && b->bytes + n > b->max_bytes) {
-        b->limit = LIM_MEMORY;
+    if (!budget_fits(b, b->bytes + n))
         return NULL;
-    }
     Rec *blk = NULL;
     PyThread_acquire_lock(spare_lock, WAIT_LOCK);
     if (nspare)
