@@ -78,7 +78,8 @@ search that ends without it proves the position lost.
 1. **Safe foundation moves are made at once** (``Game.safe_to_foundation``):
    a card goes home as soon as every card that could be built on it is home —
    always in Baker's Game (only its own suit's next lower card builds on it);
-   in FreeCell when both next-lower cards of the other colour are home; in
+   in FreeCell when both next-lower cards of the other colour are home (or
+   by Horne's looser rule: rule 6); in
    Baker's Dozen when all four next-lower cards are home. *Why:* take a
    winning line L and such a card c. No card can ever be placed on c again.
    Delete every move of c from L and play c home first: each remaining move
@@ -115,14 +116,35 @@ search that ends without it proves the position lost.
    after which the positions are the same. That line is one move shorter: a
    contradiction. So no shortest line contains such a move.
 
-Each argument above deletes moves from a line and never adds one, so every
-rule also keeps a line of fewest *player moves* (moves that do not go to a
-foundation): the short-line search prunes by the same rules.
+6. **In FreeCell, Horne's looser rule also sends a card home at once**: a
+   ready card c of rank r goes home when the two other-colour cards of rank
+   r − 2 and the same-colour card of the other suit of rank r − 3 are home
+   (so every two goes home as soon as it is ready). *Why:* only the two
+   other-colour cards of rank r − 1 (call them X) can be built on c; on an
+   X only same-colour cards of rank r − 2, of which c's own suit's is home
+   already, leaving one card y; on y only other-colour cards of rank r − 3,
+   all home. Each X can go home whenever it is exposed (its suit's r − 2 is
+   home), and so can y (its suit's r − 3 is home). Take a winning line L and
+   play c home first; then follow L, keeping a set H of cards that are home
+   here but in play in L — c at first, and never a card that a card outside
+   H lies on in L. A move of L that puts an X on a card of H, or y on an X of
+   H, sends that card home instead and adds it to H (no other card can be put
+   on a card of H); a move of a card of H is left out, and a run move loses
+   the cards of H at its top (above a card of H lie only cards of H); every
+   other move is made as in L, and is legal, since its cards lie where they
+   lie in L, and the cards of H take no cell, column or room for runs. The
+   line ends won and is shorter than L by at least c's own foundation move,
+   and it has no more player moves. The Python engine and the core use the
+   same rule; the table's own autoplay keeps the usual one (rule 1).
+
+Each argument above deletes moves from a line and never adds one (rule 6
+turns moves into foundation moves), so every rule also keeps a line of fewest
+*player moves* (moves that do not go to a foundation): the short-line search
+prunes by the same rules.
 
 What is *not* done: forcing "reversible" moves (a card from a cell back onto a
 column, say) through a closure step looks free but is unsound — it cuts off
-positions that need the reverse move first — and Horne's looser FreeCell
-autoplay rule is not used.
+positions that need the reverse move first.
 
 Costs and lengths of the Python engine (one core, CPU time)
 ---------------------------------------------------

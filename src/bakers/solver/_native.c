@@ -55,7 +55,7 @@ typedef struct {
 } Weights;
 
 typedef struct {
-    int ncols, ncells, build, can_fill, supermoves, always_safe;
+    int ncols, ncells, build, can_fill, supermoves, always_safe, horne;
     uint8_t builds[NCARDS][NCARDS]; /* builds[c][p]: c may lie on p */
     uint8_t parents[NCARDS][4];
     uint8_t nparents[NCARDS];
@@ -369,16 +369,24 @@ static uint32_t store_add(Store *s, const uint8_t *key, uint32_t h)
 
 static inline int ready(const int *fnd, int c) { return fnd[c & 3] == (c >> 2); }
 
+/* Sending ready card ``c`` home loses nothing (pruning rule 1): no card that
+ * could be built on it is still in play, or, where building alternates
+ * colours, Horne's looser rule holds (pruning rule 6 of bakers.solver): the
+ * other colour's cards two ranks lower and the same colour's other card
+ * three ranks lower are home. */
 static inline int is_safe(const Rules *r, const int *fnd, int c)
 {
     if (r->always_safe)
         return 1;
+    int usual = 1, horne = r->horne;
+    int rank = c >> 2; /* 0 for an ace; its children have rank - 1 */
     for (int i = 0; i < r->nchildren[c]; i++) {
         int d = r->children[c][i];
-        if (fnd[d & 3] <= (d >> 2))
-            return 0;
+        usual &= fnd[d & 3] > (d >> 2);
+        horne &= fnd[d & 3] >= rank - 1;
     }
-    return 1;
+    /* suits 0 and 3 are black, 1 and 2 red: 3 - s is the same colour's other suit */
+    return usual || (horne && fnd[3 - (c & 3)] >= rank - 2);
 }
 
 static void foundations(const uint8_t *k, int *fnd)
@@ -1413,6 +1421,7 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
     r->can_fill = can_fill != 0;
     r->supermoves = supermoves != 0;
     r->always_safe = build == BUILD_SAME;
+    r->horne = build == BUILD_ALT;
     for (int c = 0; c < NCARDS; c++)
         for (int p = 0; p < NCARDS; p++)
             if (builds_card(build, c, p)) {

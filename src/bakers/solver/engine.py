@@ -173,6 +173,7 @@ class Rules:
         self.can_fill = game.empty_column is EmptyColumn.ANY
         self.parents, self.children = tabs
         self.always_safe = game.build is Build.SAME_SUIT
+        self.horne = game.build is Build.ALTERNATE_COLOUR  # pruning rule 6
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
         self.run = _Cache(self._run_length)
@@ -246,11 +247,21 @@ class Rules:
     # --- positions -------------------------------------------------------------
 
     def is_safe(self, card: int, fnd: bytes | bytearray | list[int]) -> bool:
-        """No card that could be built on ``card`` is still in play, so sending
-        it home loses nothing (``Game.safe_to_foundation``)."""
+        """Sending ``card`` home loses nothing: no card that could be built on
+        it is still in play (``Game.safe_to_foundation``), or, in FreeCell,
+        Horne's looser rule holds (pruning rule 6 of :mod:`bakers.solver`):
+        the other colour's cards two ranks lower and the same colour's other
+        card three ranks lower are home."""
         if self.always_safe:
             return True
-        return all(fnd[d & 3] > d >> 2 for d in self.children[card])
+        children = self.children[card]
+        if all(fnd[d & 3] > d >> 2 for d in children):
+            return True
+        if not self.horne:
+            return False
+        rank = card >> 2  # 0 for an ace; its children have rank - 1
+        return (all(fnd[d & 3] >= rank - 1 for d in children)
+                and fnd[3 - (card & 3)] >= rank - 2)  # suits 0, 3 black, 1, 2 red
 
     def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
               ) -> tuple[bytes, list[bytes]]:

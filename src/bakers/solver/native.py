@@ -118,11 +118,15 @@ class Rival:
 # search's own counts on deals 1-3,000 and checked by timing on 1-2,000 and
 # 20,001-22,000: 32 % fewer positions on the first range and 25 % fewer on the
 # second, 27 % and 14 % less time (a position of the rival costs more: its
-# weights look where each suit's next card lies).
+# weights look where each suit's next card lies). Chosen again the same way
+# once Horne's rule (pruning rule 6) shrank both searches: 300 positions
+# first, then 64 for every 256 of the main search up to 1,500, against 400,
+# 32 and 1,000 before: 2.5 % fewer positions on deals 1-3,000 and 6.4 % fewer
+# on 3,001-6,000, which were not used to choose.
 RIVALS: dict[Build, Rival] = {
     Build.ALTERNATE_COLOUR: Rival(
         Weights(blocked=1, cell=3, home=2, empty=2, unbuilt=2, depth=1, need=1),
-        head=400, main_turn=256, turn=32, limit=1000),
+        head=300, main_turn=256, turn=64, limit=1500),
 }
 
 CardLine = list[tuple[int, int, int]]
