@@ -86,11 +86,14 @@ BD_BEAM_WEIGHTS: tuple[Weights, ...] = (
 # Python engine's (``WEIGHTS``) with blocked cards counting once, chosen by
 # positions expanded on deals 1-1,000 (FreeCell) and 1-600 (Baker's Game) and
 # checked on others: FreeCell 5,001-7,000 and 20,001-22,000 expand 14 % and
-# 20 % fewer, Baker's Game 2,001-2,600 4 % fewer.
+# 20 % fewer, Baker's Game 2,001-2,600 4 % fewer. FreeCell's cards home count
+# once since Horne's rule (pruning rule 6) sends more of them home by itself:
+# chosen with the rival below from each search's own counts on deals 1-3,000
+# (among 22 weights for each), checked on 3,001-6,000 and 12,001-24,000.
 NATIVE_WEIGHTS: dict[Build, Weights] = {
     **WEIGHTS,
     Build.SAME_SUIT: Weights(blocked=1, cell=6, home=1, empty=4, unbuilt=1, depth=2),
-    Build.ALTERNATE_COLOUR: Weights(blocked=1, cell=3, home=2, empty=2, unbuilt=1, depth=1),
+    Build.ALTERNATE_COLOUR: Weights(blocked=1, cell=3, home=1, empty=2, unbuilt=1, depth=1),
 }
 
 
@@ -119,14 +122,18 @@ class Rival:
 # 20,001-22,000: 32 % fewer positions on the first range and 25 % fewer on the
 # second, 27 % and 14 % less time (a position of the rival costs more: its
 # weights look where each suit's next card lies). Chosen again the same way
-# once Horne's rule (pruning rule 6) shrank both searches: 300 positions
-# first, then 64 for every 256 of the main search up to 1,500, against 400,
-# 32 and 1,000 before: 2.5 % fewer positions on deals 1-3,000 and 6.4 % fewer
-# on 3,001-6,000, which were not used to choose.
+# once Horne's rule (pruning rule 6) shrank both searches, with the main
+# weights above: cells count 5 and empty columns 4 (3 and 2 before), and the
+# rival has 400 positions first, then 64 for every 512 of the main search up
+# to 1,000. With the rule, the pair expands 2,493,447 positions on deals
+# 1-12,000 (3,123,970 with the old weights and turns; 3,464,876 without the
+# rule) and 2,284,789 on 12,001-24,000 (2,930,344), which were not used to
+# choose; the core's time on 1-12,000 fell 12-15 % (a position now has more
+# children to make).
 RIVALS: dict[Build, Rival] = {
     Build.ALTERNATE_COLOUR: Rival(
-        Weights(blocked=1, cell=3, home=2, empty=2, unbuilt=2, depth=1, need=1),
-        head=300, main_turn=256, turn=64, limit=1500),
+        Weights(blocked=1, cell=5, home=2, empty=4, unbuilt=2, depth=1, need=1),
+        head=400, main_turn=512, turn=64, limit=1000),
 }
 
 CardLine = list[tuple[int, int, int]]
