@@ -241,6 +241,30 @@ def test_deciding_a_deal_in_the_core_matches_solving_it(game: str, cells: int | 
             assert sizes.moves is None
 
 
+@pytest.mark.parametrize(("game", "cells", "first", "count"), [
+    ("freecell", 4, 11970, 20), ("freecell", 0, 1, 12), ("bakers_game", 3, 1, 25),
+    ("bakers_dozen", None, 100, 10),
+])
+def test_deciding_a_run_of_deals_in_one_call_matches_one_at_a_time(
+        game: str, cells: int | None, first: int, count: int) -> None:
+    """decide_deals (one call to the core for a run of deals, as a survey
+    makes) gives decide_deal's verdicts, positions, limits and line sizes."""
+    from bakers.games import find_game
+    from bakers.solver import decide_deal, decide_deals
+
+    g = find_game(game, cells)
+    many = decide_deals(g, first, count, max_states=100_000)
+    assert len(many) == count
+    for deal, got in zip(range(first, first + count), many, strict=True):
+        one = decide_deal(g, deal, max_states=100_000)
+        assert dataclasses.replace(got, seconds=0) == dataclasses.replace(one, seconds=0), deal
+        assert 0 <= got.seconds < 60
+    assert decide_deals(g, 5, 0) == []
+    for bad in ((0, 3), (2**33 - 2, 3), (1, -1)):
+        with pytest.raises(ValueError):
+            decide_deals(g, *bad)
+
+
 def test_limits_give_unknown_with_the_limit_named() -> None:
     board = Board.deal("freecell", 11982)
     assert solve(board, engine="native", max_states=1000).limit == "state limit 1,000"

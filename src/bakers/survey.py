@@ -40,7 +40,7 @@ except ImportError:  # not on Windows
 from .board import Board
 from .errors import BakersError
 from .games import GAMES, Game, find_game
-from .solver import Decision, Verdict, check_engine, decide_deal, solve
+from .solver import Decision, Verdict, check_engine, decide_deal, decide_deals, solve
 
 VERDICTS = ("winnable", "impossible", "unknown")
 CSV_FIELDS = ("game", "cells", "deal", "verdict", "moves", "single_moves",
@@ -162,6 +162,24 @@ def _game(name: str, cells: int) -> Game:
     return game
 
 
+def _in_core(limits: Limits) -> bool:
+    """The common case: the native core's portfolio, its line checker, and
+    no short-line search, so that a line's sizes are all a row keeps."""
+    engine = check_engine(limits.engine)
+    check = limits.check or ("core" if engine == "native" else "rules")
+    return (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
+                                                                   "portfolio")
+
+
+def _row(game: str, cells: int, deal: int, found: Decision,
+         cpu: float | None) -> DealResult:
+    return DealResult(
+        game=game, cells=cells, deal=deal, verdict=found.verdict.value,
+        moves=found.moves, single_moves=found.single_moves, states=found.states,
+        seconds=found.seconds, limit=found.limit or "", cpu_seconds=cpu,
+        player_moves=found.player_moves)
+
+
 def solve_deal(task: DealTask) -> DealResult:
     """Deal ``task.deal`` and solve it; runs in a worker process."""
     limits = task.limits
@@ -169,8 +187,7 @@ def solve_deal(task: DealTask) -> DealResult:
     check = limits.check or ("core" if engine == "native" else "rules")
     cpu_start = cpu_seconds()
     try:
-        if (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
-                                                                    "portfolio"):
+        if _in_core(limits):
             # the common case: the line's sizes are all a row keeps
             found = decide_deal(_game(task.game, task.cells), task.deal,
                                 timeout=limits.timeout, max_states=limits.max_states,
@@ -190,11 +207,44 @@ def solve_deal(task: DealTask) -> DealResult:
     except Exception as exc:  # a solver bug: name the deal, keep the survey's rows
         raise SurveyError(f"deal {task.deal}: the solver failed: "
                           f"{type(exc).__name__}: {exc}") from None
-    return DealResult(
-        game=task.game, cells=task.cells, deal=task.deal, verdict=found.verdict.value,
-        moves=found.moves, single_moves=found.single_moves, states=found.states,
-        seconds=found.seconds, limit=found.limit or "", cpu_seconds=cpu_seconds() - cpu_start,
-        player_moves=found.player_moves)
+    return _row(task.game, task.cells, task.deal, found, cpu_seconds() - cpu_start)
+
+
+BATCH_SECONDS = 0.05  # a batch of deals solved in one call to the core lasts about this
+BATCH_MAX = 256
+
+
+def _solve_in_batches(game: Game, deals: Iterable[int], limits: Limits
+                      ) -> Generator[DealResult, None, None]:
+    """Solve ``deals`` in this process, runs of consecutive deals at a time
+    in one call to the core (:func:`bakers.solver.decide_deals`): one deal
+    first, then twice as many while a batch takes less than BATCH_SECONDS, so
+    that results still come a few times a second whatever the deals cost."""
+    size = 1
+    it = iter(deals)
+    pending = next(it, None)
+    while pending is not None:
+        run = [pending]
+        pending = None
+        for deal in it:
+            if deal != run[-1] + 1 or len(run) >= size:
+                pending = deal
+                break
+            run.append(deal)
+        start = time.perf_counter()
+        try:
+            found = decide_deals(game, run[0], len(run), timeout=limits.timeout,
+                                 max_states=limits.max_states,
+                                 max_memory_mb=limits.max_memory_mb)
+        except Exception as exc:  # a solver bug: name the deals, keep the survey's rows
+            raise SurveyError(f"deals {run[0]}-{run[-1]}: the solver failed: "
+                              f"{type(exc).__name__}: {exc}") from None
+        for deal, decision in zip(run, found, strict=True):
+            yield _row(game.name, game.cells, deal, decision, None)
+        if time.perf_counter() - start < BATCH_SECONDS:
+            size = min(size * 2, BATCH_MAX)
+        else:
+            size = max(size // 2, 1)
 
 
 def _init_worker(parent: int) -> None:
@@ -240,6 +290,9 @@ def run_deals(game: Game, deals: Iterable[int], *, workers: int = 1,
         # one worker: solve here, with no process to start and nothing to
         # send between processes (the native core releases the GIL, so the
         # progress bar keeps drawing)
+        if _in_core(limits):
+            yield from _solve_in_batches(_game(game.name, game.cells), deals, limits)
+            return
         for task in tasks:
             yield solve_deal(task)
         return

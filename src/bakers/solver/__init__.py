@@ -173,6 +173,7 @@ from .api import (
     check_engine,
     check_limits,
     decide_deal,
+    decide_deals,
     default_engine,
     hint,
     player_moves,
@@ -180,5 +181,5 @@ from .api import (
 )
 
 __all__ = ["ENGINES", "LINES", "SEARCHES", "Decision", "HintResult", "SolveResult", "Verdict",
-           "check_engine", "check_limits", "decide_deal", "default_engine", "hint", "player_moves",
-           "solve"]
+           "check_engine", "check_limits", "decide_deal", "decide_deals", "default_engine", "hint",
+           "player_moves", "solve"]

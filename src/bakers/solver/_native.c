@@ -3155,17 +3155,12 @@ static PyObject *py_short(PyObject *self, PyObject *args)
  * ``kings_to_bottom`` each column's kings moved beneath its other cards in
  * their order. The same numbers as bakers.deals (tested against it), for
  * surveys of many deals. */
-static PyObject *py_deal(PyObject *self, PyObject *args)
+#define DEAL_LIMIT (1ULL << 33) /* deal numbers run from 1 to 2^33 - 1 */
+
+/* Deal ``number`` (checked: 1 to DEAL_LIMIT - 1) into ``ncols`` columns: a
+ * list of bytes, one card index a byte, bottom card first. */
+static PyObject *deal_columns(unsigned long long number, int ncols, int kings)
 {
-    (void)self;
-    unsigned long long number;
-    int ncols, kings;
-    if (!PyArg_ParseTuple(args, "Kip", &number, &ncols, &kings))
-        return NULL;
-    if (number < 1 || number >= (1ULL << 33) || ncols < 1 || ncols > MAXCOLS) {
-        PyErr_SetString(PyExc_ValueError, "deal number or columns out of range");
-        return NULL;
-    }
     uint8_t cards[NCARDS], order[NCARDS];
     for (int c = 0; c < NCARDS; c++)
         cards[c] = (uint8_t)c;
@@ -3200,8 +3195,82 @@ static PyObject *py_deal(PyObject *self, PyObject *args)
     return out;
 }
 
+static PyObject *py_deal(PyObject *self, PyObject *args)
+{
+    (void)self;
+    unsigned long long number;
+    int ncols, kings;
+    if (!PyArg_ParseTuple(args, "Kip", &number, &ncols, &kings))
+        return NULL;
+    if (number < 1 || number >= DEAL_LIMIT || ncols < 1 || ncols > MAXCOLS) {
+        PyErr_SetString(PyExc_ValueError, "deal number or columns out of range");
+        return NULL;
+    }
+    return deal_columns(number, ncols, kings);
+}
+
+/* solve_deals(first, count, ncols, kings, rest): solve_checked() on each of
+ * deals first .. first + count - 1, dealt by deal(), with empty cells and
+ * ``rest`` the arguments of solve_checked() after the position (the cells
+ * first). A list of (solve_checked()'s answer, wall seconds), one per deal:
+ * a survey's deals with no Python between them. */
+static PyObject *py_solve_deals(PyObject *self, PyObject *args)
+{
+    (void)self;
+    unsigned long long first;
+    long long count;
+    int ncols, kings;
+    PyObject *rest;
+    if (!PyArg_ParseTuple(args, "KLipO!", &first, &count, &ncols, &kings, &PyTuple_Type, &rest))
+        return NULL;
+    if (first < 1 || count < 0 || count > (1 << 20) || first + (unsigned long long)count > DEAL_LIMIT ||
+        ncols < 1 || ncols > MAXCOLS || PyTuple_GET_SIZE(rest) < 1) {
+        PyErr_SetString(PyExc_ValueError, "deal numbers, count or columns out of range");
+        return NULL;
+    }
+    long ncells = PyLong_AsLong(PyTuple_GET_ITEM(rest, 0));
+    if (ncells == -1 && PyErr_Occurred())
+        return NULL;
+    if (ncells < 0 || ncells > MAXCELLS) {
+        PyErr_SetString(PyExc_ValueError, "cells out of range");
+        return NULL;
+    }
+    char empty[MAXCELLS];
+    memset(empty, NONE, sizeof empty);
+    PyObject *cells = PyBytes_FromStringAndSize(empty, (Py_ssize_t)ncells);
+    PyObject *out = cells ? PyList_New((Py_ssize_t)count) : NULL;
+    Py_ssize_t nrest = PyTuple_GET_SIZE(rest);
+    for (long long i = 0; out && i < count; i++) {
+        PyObject *call = PyTuple_New(2 + nrest);
+        PyObject *cols = call ? deal_columns(first + (unsigned long long)i, ncols, kings) : NULL;
+        PyObject *answer = NULL;
+        double start = now_s();
+        if (cols) {
+            PyTuple_SET_ITEM(call, 0, cols);
+            Py_INCREF(cells);
+            PyTuple_SET_ITEM(call, 1, cells);
+            for (Py_ssize_t k = 0; k < nrest; k++) {
+                PyObject *x = PyTuple_GET_ITEM(rest, k);
+                Py_INCREF(x);
+                PyTuple_SET_ITEM(call, 2 + k, x);
+            }
+            answer = solve_common(call, 1);
+        }
+        Py_XDECREF(call);
+        PyObject *item = answer ? Py_BuildValue("(Nd)", answer, now_s() - start) : NULL;
+        if (!item) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, item);
+    }
+    Py_XDECREF(cells);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"deal", py_deal, METH_VARARGS, "A Microsoft deal's columns as card-index bytes."},
+    {"solve_deals", py_solve_deals, METH_VARARGS, "solve_checked() on a range of deals."},
     {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
     {"short", py_short, METH_VARARGS, "Look for a line of fewer player moves."},
     {"exhaust", py_exhaust, METH_VARARGS, "Search every reachable position, depth first."},

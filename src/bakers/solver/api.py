@@ -41,6 +41,7 @@ from .engine import (
     tables,
 )
 from .native import AVAILABLE as NATIVE_AVAILABLE
+from .native import Checked as NativeChecked
 from .native import (
     Portfolio,
     as_moves,
@@ -49,6 +50,7 @@ from .native import (
     play_line,
     play_line_places,
     search_checked,
+    search_deals,
     short_search,
 )
 from .native import deal_args as native_deal_args
@@ -609,7 +611,23 @@ def decide_deal(game: Game, deal: int, *, timeout: float | None = None,
     columns, cells = native_deal_args(game, deal)
     found = search_checked(game, columns, cells, Portfolio.for_game(game), timeout=timeout,
                            max_states=max_states, max_memory_mb=max_memory_mb)
-    seconds = time.perf_counter() - start
+    return _decision(found, time.perf_counter() - start, timeout, max_states, max_memory_mb)
+
+
+def decide_deals(game: Game, first: int, count: int, *, timeout: float | None = None,
+                 max_states: int | None = 3_000_000,
+                 max_memory_mb: int | None = 4096) -> list[Decision]:
+    """:func:`decide_deal` for deals ``first`` .. ``first + count - 1``, in
+    one call to the core (which also deals them): what a survey solving deals
+    in turn in one process uses. Each decision's seconds are its own solve's."""
+    check_limits(timeout, max_states, max_memory_mb)
+    found = search_deals(game, first, count, Portfolio.for_game(game), timeout=timeout,
+                         max_states=max_states, max_memory_mb=max_memory_mb)
+    return [_decision(f, seconds, timeout, max_states, max_memory_mb) for f, seconds in found]
+
+
+def _decision(found: NativeChecked, seconds: float, timeout: float | None,
+              max_states: int | None, max_memory_mb: int | None) -> Decision:
     if found.verdict != "winnable":
         return Decision(Verdict(found.verdict), found.states, seconds,
                         _limit_text(found.limit, timeout, max_states, max_memory_mb))

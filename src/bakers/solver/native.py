@@ -348,9 +348,31 @@ def search_checked(game: Game, columns: list[bytes], cells_by_place: bytes,
     ``columns`` and ``cells_by_place`` come from :func:`deal_args`."""
     if _core is None:
         raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
-    status, limit, states, sizes, _peak = _core.solve_checked(
+    return _checked(_core.solve_checked(
         columns, cells_by_place, *_solve_args(game, portfolio, timeout, max_states,
-                                              max_memory_mb))
+                                              max_memory_mb)))
+
+
+def search_deals(game: Game, first: int, count: int, portfolio: Portfolio, *,
+                 timeout: float | None, max_states: int | None,
+                 max_memory_mb: int | None) -> list[tuple[Checked, float]]:
+    """:func:`search_checked` on deals ``first`` .. ``first + count - 1`` of
+    ``game``, dealt by the core (as :func:`deal_args` does) and solved one
+    after another in one call, with each solve's wall seconds: for surveys,
+    with no Python between two deals."""
+    if _core is None:
+        raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
+    parse_deal_number(first)
+    if count > 0:
+        parse_deal_number(first + count - 1)
+    answers = _core.solve_deals(first, count, game.columns, game.kings_to_bottom,
+                                _solve_args(game, portfolio, timeout, max_states, max_memory_mb))
+    return [(_checked(answer), seconds) for answer, seconds in answers]
+
+
+def _checked(answer: tuple[str, str | None, int, tuple[int, int, int, int] | None, int]
+             ) -> Checked:
+    status, limit, states, sizes, _peak = answer
     moves, singles, player, ok = sizes if sizes is not None else (0, 0, 0, False)
     return Checked(status, limit, states, moves, singles, player, bool(ok))
 
