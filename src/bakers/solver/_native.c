@@ -918,6 +918,7 @@ typedef struct {
     int offset, scale;
     uint32_t win; /* index of the winning record */
     int started;
+    size_t hi; /* one past the highest bucket ever used: none beyond holds anything */
 } BestFirst;
 
 static int vec_push(Budget *b, Vec *v, uint64_t x)
@@ -939,6 +940,25 @@ static int h_low(const Rules *r, const Weights *w)
     return -w->home * NCARDS - w->empty * r->ncols;
 }
 
+/* Push ``entry`` into bucket ``bi``, making room as it goes: a solve that
+ * ends early (most do) allocates, clears and frees only the buckets near
+ * the ones it used. */
+static int bf_push(BestFirst *bf, Budget *b, size_t bi, uint64_t entry)
+{
+    if (bi >= bf->nbuckets) {
+        size_t nn = bi + bi / 2 + 64;
+        Vec *nbk = budget_realloc(b, bf->buckets, bf->nbuckets * sizeof(Vec), nn * sizeof(Vec));
+        if (!nbk)
+            return -1;
+        memset(nbk + bf->nbuckets, 0, (nn - bf->nbuckets) * sizeof(Vec));
+        bf->buckets = nbk;
+        bf->nbuckets = nn;
+    }
+    if (bi >= bf->hi)
+        bf->hi = bi + 1;
+    return vec_push(b, &bf->buckets[bi], entry);
+}
+
 static int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
                    int hroot)
 {
@@ -954,31 +974,15 @@ static int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, c
         return -1;
     Rec *rec = rec_at(&bf->store, idx);
     rec->parent = UINT32_MAX;
-    bf->nbuckets = 1024;
-    bf->buckets = budget_alloc(b, bf->nbuckets * sizeof(Vec));
-    if (!bf->buckets)
-        return -1;
-    memset(bf->buckets, 0, bf->nbuckets * sizeof(Vec));
     size_t cur = (size_t)(hroot + bf->offset) * (size_t)bf->scale;
-    if (cur >= bf->nbuckets) {
-        size_t nn = cur + 1024;
-        Vec *nbk = budget_realloc(b, bf->buckets, bf->nbuckets * sizeof(Vec), nn * sizeof(Vec));
-        if (!nbk)
-            return -1;
-        memset(nbk + bf->nbuckets, 0, (nn - bf->nbuckets) * sizeof(Vec));
-        bf->buckets = nbk;
-        bf->nbuckets = nn;
-    }
     bf->cur = cur;
-    if (vec_push(b, &bf->buckets[cur], idx) < 0)
-        return -1;
-    return 0;
+    return bf_push(bf, b, cur, idx);
 }
 
 static void bf_free(BestFirst *bf, Budget *b)
 {
     if (bf->buckets) {
-        for (size_t i = 0; i < bf->nbuckets; i++)
+        for (size_t i = 0; i < bf->hi; i++)
             budget_free(b, bf->buckets[i].data, bf->buckets[i].cap * sizeof(uint64_t));
         budget_free(b, bf->buckets, bf->nbuckets * sizeof(Vec));
         bf->buckets = NULL;
@@ -997,12 +1001,11 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
     int scale = bf->scale, offset = bf->offset;
     Pos pos;
     for (;;) {
-        while (bf->buckets[cur].n == 0) {
+        while (cur < bf->hi && bf->buckets[cur].n == 0)
             cur++;
-            if (cur >= bf->nbuckets) {
-                bf->cur = cur;
-                return ST_EXHAUSTED;
-            }
+        if (cur >= bf->hi) {
+            bf->cur = cur;
+            return ST_EXHAUSTED;
         }
         if (!(b->states & 255) || b->states >= stop_states) {
             if (budget_check(b)) {
@@ -1048,19 +1051,7 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
                 return ST_WIN;
             }
             size_t bi = (size_t)(ch->h + offset) * (size_t)scale + g + 1;
-            if (bi >= bf->nbuckets) {
-                size_t nn = bi + 1024;
-                Vec *nbk = budget_realloc(b, bf->buckets, bf->nbuckets * sizeof(Vec),
-                                          nn * sizeof(Vec));
-                if (!nbk) {
-                    bf->cur = cur;
-                    return ST_LIMIT;
-                }
-                memset(nbk + bf->nbuckets, 0, (nn - bf->nbuckets) * sizeof(Vec));
-                bf->buckets = nbk;
-                bf->nbuckets = nn;
-            }
-            if (vec_push(b, &bf->buckets[bi], (uint64_t)ci | (uint64_t)(g + 1) << 32) < 0) {
+            if (bf_push(bf, b, bi, (uint64_t)ci | (uint64_t)(g + 1) << 32) < 0) {
                 bf->cur = cur;
                 return ST_LIMIT;
             }
