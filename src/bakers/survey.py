@@ -162,13 +162,17 @@ def _game(name: str, cells: int) -> Game:
     return game
 
 
+def _engine_and_check(limits: Limits) -> tuple[str, str]:
+    """The engine the limits choose, and what replays its winning lines."""
+    engine = check_engine(limits.engine)
+    return engine, limits.check or ("core" if engine == "native" else "rules")
+
+
 def _in_core(limits: Limits) -> bool:
     """The common case: the native core's portfolio, its line checker, and
     no short-line search, so that a line's sizes are all a row keeps."""
-    engine = check_engine(limits.engine)
-    check = limits.check or ("core" if engine == "native" else "rules")
-    return (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
-                                                                   "portfolio")
+    return (*_engine_and_check(limits), limits.short_seconds, limits.search) == (
+        "native", "core", None, "portfolio")
 
 
 def _row(game: str, cells: int, deal: int, found: Decision,
@@ -183,11 +187,11 @@ def _row(game: str, cells: int, deal: int, found: Decision,
 def solve_deal(task: DealTask) -> DealResult:
     """Deal ``task.deal`` and solve it; runs in a worker process."""
     limits = task.limits
-    engine = check_engine(limits.engine)
-    check = limits.check or ("core" if engine == "native" else "rules")
+    engine, check = _engine_and_check(limits)
     cpu_start = cpu_seconds()
     try:
-        if _in_core(limits):
+        if (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
+                                                                    "portfolio"):
             # the common case: the line's sizes are all a row keeps
             found = decide_deal(_game(task.game, task.cells), task.deal,
                                 timeout=limits.timeout, max_states=limits.max_states,
