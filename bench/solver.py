@@ -29,6 +29,7 @@ import argparse
 import compileall
 import csv
 import dataclasses
+import functools
 import os
 import re
 import shutil
@@ -37,7 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.table import Table
@@ -65,6 +66,13 @@ class Run:
     verdicts: dict[int, str]
     positions: int | None
     per_deal: list[float] = dataclasses.field(default_factory=list)
+    walls: list[float] = dataclasses.field(default_factory=list)  # every repeat's wall
+
+    def spread(self) -> str:
+        """The repeats' walls, lowest to highest (one run: its wall)."""
+        if len(self.walls) < 2:
+            return f"{self.wall:.2f}"
+        return f"{min(self.walls):.2f}–{max(self.walls):.2f}"
 
     def counts(self) -> str:
         c = [sum(1 for v in self.verdicts.values() if v == k)
@@ -198,14 +206,32 @@ def rate(run: Run) -> str:
     return f"{run.positions / run.wall:,.0f}"
 
 
+def repeated(make: list[Callable[[], Run]], repeat: int) -> list[Run]:
+    """Each maker's run ``repeat`` times, in rounds (every program once a
+    round, so a slow moment of the machine falls on all of them alike), as
+    one run per maker with the median wall. Verdicts and positions must be
+    the same in every repeat."""
+    rounds = [[m() for m in make] for _ in range(repeat)]
+    out = []
+    for i in range(len(make)):
+        runs = [r[i] for r in rounds]
+        first = runs[0]
+        for other in runs[1:]:
+            if (other.verdicts, other.positions) != (first.verdicts, first.positions):
+                raise RuntimeError(f"{first.label}: verdicts or positions differ between repeats")
+        walls = [r.wall for r in runs]
+        out.append(dataclasses.replace(first, wall=statistics.median(walls), walls=walls))
+    return out
+
+
 def table(title: str, runs: list[Run], reference: Run) -> Table:
     t = Table(title=title)
-    for name in ("program", "wall s", "median ms", "positions", "positions/s",
+    for name in ("program", "wall s", "walls", "median ms", "positions", "positions/s",
                  "won/lost/unknown", "agrees with native", "wall / native"):
         t.add_column(name, justify="left" if name == "program" else "right")
     for run in runs:
         med = statistics.median(run.per_deal) * 1000 if run.per_deal else None
-        t.add_row(run.label, f"{run.wall:.2f}", "-" if med is None else f"{med:.2f}",
+        t.add_row(run.label, f"{run.wall:.2f}", run.spread(), "-" if med is None else f"{med:.2f}",
                   "-" if run.positions is None else f"{run.positions:,}", rate(run),
                   run.counts(), agreement(run, reference), f"{run.wall / reference.wall:.2f}")
     return t
@@ -213,11 +239,11 @@ def table(title: str, runs: list[Run], reference: Run) -> Table:
 
 def markdown(title: str, runs: list[Run], reference: Run) -> str:
     lines = [f"**{title}**", "",
-             "| program | wall s | positions | positions/s | won/lost/unknown | agrees | "
+             "| program | wall s | walls | positions | positions/s | won/lost/unknown | agrees | "
              "wall / bakers native |",
-             "|---|---:|---:|---:|---|---:|---:|"]
+             "|---|---:|---:|---:|---:|---|---:|---:|"]
     for run in runs:
-        lines.append(f"| {run.label} | {run.wall:.2f} | "
+        lines.append(f"| {run.label} | {run.wall:.2f} | {run.spread()} | "
                      f"{'-' if run.positions is None else f'{run.positions:,}'} | {rate(run)} | "
                      f"{run.counts()} | {agreement(run, reference)} | "
                      f"{run.wall / reference.wall:.2f} |")
@@ -239,6 +265,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--skip-fcs", action="store_true", help="time bakers only")
     ap.add_argument("--no-per-process", action="store_true",
                     help="skip fc-solve as one process per deal")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run every program this many times, in rounds, and report the "
+                         "median wall (the machine's speed moves by 10-15%% between runs)")
     args = ap.parse_args(argv)
     if not native.AVAILABLE:
         console.print(f"the native core is not built: {native.IMPORT_ERROR}")
@@ -258,24 +287,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     for game in games:
         n = args.last - args.first + 1
         console.print(f"[bold]{game}[/]: deals {args.first}-{args.last} ({n})")
-        runs: list[Run] = []
+        make: list[Callable[[], Run]] = []
         for engine in engines:
-            console.print(f"  bakers survey --engine {engine} ...")
-            runs.append(bakers_survey(game, args.first, args.last, args.cells, engine,
-                                      args.check if engine == "native" else None,
+            make.append(functools.partial(
+                bakers_survey, game, args.first, args.last, args.cells, engine,
+                args.check if engine == "native" else None, args.max_states))
+        make.append(functools.partial(native_core, game, args.first, args.last, args.cells,
                                       args.max_states))
-        console.print("  native core alone ...")
-        runs.append(native_core(game, args.first, args.last, args.cells, args.max_states))
         if fcs_ok and game in FCS_ARGS:
-            console.print(f"  {RANGE_SOLVER} ...")
-            runs.append(fcs_range(game, args.first, args.last, args.cells))
+            make.append(functools.partial(fcs_range, game, args.first, args.last, args.cells))
             if not args.no_per_process:
-                console.print(f"  {FCS}, a process per deal ...")
-                runs.append(fcs_per_process(game, args.first, args.last, args.cells))
+                make.append(functools.partial(fcs_per_process, game, args.first, args.last,
+                                              args.cells))
+        console.print(f"  {len(make)} programs, {max(args.repeat, 1)} round(s) ...")
+        runs = repeated(make, max(args.repeat, 1))
         reference = next((r for r in runs if r.label.startswith("bakers survey --engine native")),
                          runs[0])
         cells = "" if game == "bakers_dozen" else f", {args.cells} cells"
         title = f"{game}{cells}, deals {args.first}-{args.last}, one worker each"
+        if args.repeat > 1:
+            title += f", median wall of {args.repeat} rounds"
         out.print(table(title, runs, reference))
         blocks.append(markdown(title, runs, reference))
     print("\n" + "\n\n".join(blocks))

@@ -15,20 +15,17 @@ The summary gives the share of winnable deals among the *resolved* ones
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import contextlib
 import csv
 import dataclasses
 import io
 import math
-import multiprocessing
 import os
 import signal
 import statistics
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Mapping
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -273,6 +270,8 @@ def _init_worker(parent: int) -> None:
 def _context() -> Any:
     """A start method that is safe with threads in the parent (rich's
     progress bar runs one): forkserver where there is one, else spawn."""
+    import multiprocessing
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
@@ -300,6 +299,12 @@ def run_deals(game: Game, deals: Iterable[int], *, workers: int = 1,
         for task in tasks:
             yield solve_deal(task)
         return
+    # the process pool's modules only where there are workers to start
+    # (importing them costs a one-worker survey 25 ms of its start-up)
+    import concurrent.futures as cf
+    import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
+
     window = workers * 2
     before = {p.pid for p in multiprocessing.active_children()}
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
