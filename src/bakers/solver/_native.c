@@ -2048,22 +2048,30 @@ static int grow_array(Budget *b, void **arr, size_t *cap, size_t need, size_t it
     return 0;
 }
 
-/* The children of the last EX_LEVELS positions of the path, in the order
- * they are tried, each level tagged with the position it belongs to. */
-#define EX_LEVELS 64
+/* A position on the search's path: its place in the set of positions seen,
+ * the move that made it, and its new children (a run of ``pend``, best first)
+ * with how many of them the search has gone into. */
 typedef struct {
-    uint64_t at; /* the position's place in the set (UINT64_MAX: none) */
-    int n;
-    int order[MAXCHILD];
-    Child kids[MAXCHILD];
-} Level;
+    uint64_t at;
+    size_t first, n, next;
+    int expanded;
+    uint8_t card, count, dest;
+} Frame;
+
+/* A child that was new when its parent was expanded: it is in the set of
+ * positions seen already, and is expanded when the search goes into it. */
+typedef struct {
+    uint64_t at;
+    uint8_t card, count, dest;
+} Pending;
 
 /* Depth first from ``root`` (closed): every position reachable under the
  * pruning rules, each expanded once, the children of each tried best first by
- * the heuristic. Only the path is kept, and the children of its last
- * EX_LEVELS positions: going back to a position further down generates its
- * children again (the same ones in the same order) and goes on with the next
- * that was not seen, so the memory is the set of positions seen and little
+ * the heuristic. A position's children are all packed and looked up in the
+ * set of positions seen when it is expanded (their table slots fetched from
+ * memory together), and the new ones enter the set at once; the search keeps
+ * only its path and, for each position on it, the places of its new children
+ * not yet gone into, so the memory is the set of positions seen and little
  * else. ST_WIN leaves the winning line in ``line`` (its steps' moves),
  * ST_EXHAUSTED proves the position lost, ST_LIMIT/ST_ERROR stop. */
 static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
@@ -2072,48 +2080,48 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
     Delta d;
     delta_init(&d, r, root);
     PackSet seen;
-    Step *path = NULL;
-    size_t depth = 0, cap = 0;
+    Frame *path = NULL;
+    Pending *pend = NULL;
+    size_t depth = 0, cap = 0, npend = 0, cappend = 0;
     uint8_t form[PACK_MAX + 8];
-    Level *levels = budget_alloc(b, EX_LEVELS * sizeof(Level));
+    Child *kids = budget_alloc(b, MAXCHILD * sizeof(Child));
+    uint8_t *forms = budget_alloc(b, (size_t)MAXCHILD * (PACK_MAX + 8));
+    int order[MAXCHILD], sizes[MAXCHILD];
+    uint64_t hashes[MAXCHILD];
     Pos pos;
     int status = ST_EXHAUSTED;
     *line = NULL;
     *nline = 0;
-    if (!levels)
+    if (!kids || !forms) {
+        budget_free(b, kids, kids ? MAXCHILD * sizeof(Child) : 0);
+        budget_free(b, forms, forms ? (size_t)MAXCHILD * (PACK_MAX + 8) : 0);
+        b->limit = LIM_MEMORY;
         return ST_LIMIT;
-    for (int i = 0; i < EX_LEVELS; i++)
-        levels[i].at = UINT64_MAX;
+    }
     if (packset_init(&seen, b) < 0) {
-        budget_free(b, levels, EX_LEVELS * sizeof(Level));
+        budget_free(b, kids, MAXCHILD * sizeof(Child));
+        budget_free(b, forms, (size_t)MAXCHILD * (PACK_MAX + 8));
         return ST_LIMIT;
     }
     int n = delta_pack(&d, root, form);
     uint64_t at = 0;
     if (n < 0 || packset_add(&seen, form, n, pack_hash(form, n), &at) < 0 ||
-        grow_array(b, (void **)&path, &cap, 1, sizeof(Step)) < 0) {
+        grow_array(b, (void **)&path, &cap, 1, sizeof(Frame)) < 0) {
         status = n < 0 ? ST_ERROR : ST_LIMIT;
         goto done;
     }
+    memset(&path[0], 0, sizeof path[0]);
     path[0].at = at;
     path[0].card = NONE;
-    path[0].next = 0;
     depth = 1;
     while (depth) {
-        Step *top = &path[depth - 1];
-        int first = top->next == 0;
-        if (first) {
+        Frame *top = &path[depth - 1];
+        if (!top->expanded) {
             if (!(b->states & 255) && budget_check(b)) {
                 status = ST_LIMIT;
                 goto done;
             }
             b->states++;
-        }
-        Level *lv = &levels[(depth - 1) % EX_LEVELS];
-        Child *kids = lv->kids;
-        int *order = lv->order;
-        int fresh = lv->at != top->at;
-        if (fresh) {
             uint8_t key[NCARDS];
             const uint8_t *rec = packset_at(&seen, top->at);
             delta_unpack(&d, rec + 1, rec[0], key);
@@ -2121,74 +2129,99 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
                 status = ST_ERROR;
                 goto done;
             }
-            lv->at = top->at;
-            lv->n = generate(r, w, key, 0, &pos, pos_h(w, &pos), kids);
-        }
-        int nk = lv->n;
-        for (int t = 0; t < nk && fresh; t++) {
-            if (first && kids[t].win) {
-                /* the line: the move into each step of the path, then this */
-                Step *out = budget_alloc(b, depth * sizeof(Step));
-                if (!out) {
+            int nk = generate(r, w, key, 0, &pos, pos_h(w, &pos), kids);
+            for (int t = 0; t < nk; t++) {
+                if (kids[t].win) {
+                    /* the line: the move into each step of the path, then this */
+                    Step *out = budget_alloc(b, depth * sizeof(Step));
+                    if (!out) {
+                        status = ST_LIMIT;
+                        goto done;
+                    }
+                    for (size_t i = 1; i < depth; i++) {
+                        out[i - 1].card = path[i].card;
+                        out[i - 1].count = path[i].count;
+                        out[i - 1].dest = path[i].dest;
+                    }
+                    out[depth - 1].card = kids[t].card;
+                    out[depth - 1].count = kids[t].count;
+                    out[depth - 1].dest = kids[t].dest;
+                    *line = out;
+                    *nline = depth;
+                    status = ST_WIN;
+                    goto done;
+                }
+                /* insertion by heuristic, stable: the same order every time */
+                int u = t;
+                while (u > 0 && kids[order[u - 1]].h > kids[t].h) {
+                    order[u] = order[u - 1];
+                    u--;
+                }
+                order[u] = t;
+            }
+            /* every child packed and its slot fetched, then all looked up */
+            for (int t = 0; t < nk; t++) {
+                uint8_t *f = forms + (size_t)t * (PACK_MAX + 8);
+                sizes[t] = delta_pack(&d, kids[order[t]].key, f);
+                if (sizes[t] < 0) {
+                    status = ST_ERROR;
+                    goto done;
+                }
+                hashes[t] = pack_hash(f, sizes[t]);
+                __builtin_prefetch(&seen.slots[hashes[t] & seen.mask]);
+            }
+            if (grow_array(b, (void **)&pend, &cappend, npend + (size_t)nk, sizeof(Pending)) < 0) {
+                status = ST_LIMIT;
+                goto done;
+            }
+            top = &path[depth - 1];
+            top->first = npend;
+            for (int t = 0; t < nk; t++) {
+                int added = packset_add(&seen, forms + (size_t)t * (PACK_MAX + 8), sizes[t],
+                                        hashes[t], &at);
+                if (added < 0) {
+                    b->limit = LIM_MEMORY;
                     status = ST_LIMIT;
                     goto done;
                 }
-                for (size_t i = 1; i < depth; i++)
-                    out[i - 1] = path[i];
-                out[depth - 1].card = kids[t].card;
-                out[depth - 1].count = kids[t].count;
-                out[depth - 1].dest = kids[t].dest;
-                *line = out;
-                *nline = depth;
-                status = ST_WIN;
-                goto done;
+                if (!added)
+                    continue;
+                const Child *ch = &kids[order[t]];
+                Pending *pd = &pend[npend++];
+                pd->at = at;
+                pd->card = ch->card;
+                pd->count = ch->count;
+                pd->dest = ch->dest;
             }
-            /* insertion by heuristic, stable: the same order every time */
-            int u = t;
-            while (u > 0 && kids[order[u - 1]].h > kids[t].h) {
-                order[u] = order[u - 1];
-                u--;
-            }
-            order[u] = t;
+            top->n = npend - top->first;
+            top->next = 0;
+            top->expanded = 1;
         }
-        int went = 0;
-        while (top->next < nk) {
-            const Child *ch = &kids[order[top->next++]];
-            int pn = delta_pack(&d, ch->key, form);
-            if (pn < 0) {
-                status = ST_ERROR;
-                goto done;
-            }
-            int added = packset_add(&seen, form, pn, pack_hash(form, pn), &at);
-            if (added < 0) {
-                b->limit = LIM_MEMORY;
+        if (top->next < top->n) {
+            const Pending pd = pend[top->first + top->next++];
+            if (grow_array(b, (void **)&path, &cap, depth + 1, sizeof(Frame)) < 0) {
                 status = ST_LIMIT;
                 goto done;
             }
-            if (!added)
-                continue;
-            if (grow_array(b, (void **)&path, &cap, depth + 1, sizeof(Step)) < 0) {
-                status = ST_LIMIT;
-                goto done;
-            }
-            Step *st = &path[depth++];
-            st->at = at;
-            st->card = ch->card;
-            st->count = ch->count;
-            st->dest = ch->dest;
-            st->next = 0;
-            went = 1;
-            break;
-        }
-        if (!went)
+            Frame *st = &path[depth++];
+            memset(st, 0, sizeof *st);
+            st->at = pd.at;
+            st->card = pd.card;
+            st->count = pd.count;
+            st->dest = pd.dest;
+        } else {
+            npend = top->first;
             depth--;
+        }
     }
 done:
     *peak = b->bytes;
     if (status == ST_LIMIT && !b->limit)
         b->limit = LIM_MEMORY;
-    budget_free(b, path, cap * sizeof(Step));
-    budget_free(b, levels, EX_LEVELS * sizeof(Level));
+    budget_free(b, path, cap * sizeof(Frame));
+    budget_free(b, pend, cappend * sizeof(Pending));
+    budget_free(b, kids, MAXCHILD * sizeof(Child));
+    budget_free(b, forms, (size_t)MAXCHILD * (PACK_MAX + 8));
     packset_free(&seen);
     return status;
 }
