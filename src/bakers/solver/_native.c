@@ -370,10 +370,13 @@ static uint32_t store_add(Store *s, const uint8_t *key, uint32_t h)
 static inline int ready(const int *fnd, int c) { return fnd[c & 3] == (c >> 2); }
 
 /* Sending ready card ``c`` home loses nothing (pruning rule 1): no card that
- * could be built on it is still in play, or, where building alternates
- * colours, Horne's looser rule holds (pruning rule 6 of bakers.solver): the
- * other colour's cards two ranks lower and the same colour's other card
- * three ranks lower are home. */
+ * could be built on it is still in play, or a looser rule holds (pruning rule
+ * 6 of bakers.solver): where building alternates colours, Horne's (the other
+ * colour's cards two ranks lower and the same colour's other card three ranks
+ * lower are home); where any suit builds, in the exhaustive search only
+ * (exhaustive_rules), all four cards two ranks lower are home (the same
+ * test: every child's suit has that card home, which covers the second
+ * condition). */
 static inline int is_safe(const Rules *r, const int *fnd, int c)
 {
     if (r->always_safe)
@@ -1412,7 +1415,7 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
     r->can_fill = can_fill != 0;
     r->supermoves = supermoves != 0;
     r->always_safe = build == BUILD_SAME;
-    r->horne = build == BUILD_ALT;
+    r->horne = build == BUILD_ALT; /* pruning rule 6 (see exhaustive_rules) */
     for (int c = 0; c < NCARDS; c++)
         for (int p = 0; p < NCARDS; p++)
             if (builds_card(build, c, p)) {
@@ -1421,6 +1424,18 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
                 r->children[p][r->nchildren[p]++] = (uint8_t)c;
             }
     return 0;
+}
+
+/* The rules of the exhaustive search: in Baker's Dozen it also sends a card
+ * home by rule 6's looser form (all four cards two ranks lower home), which
+ * shrinks the spaces proofs of loss search about three times; the portfolio
+ * keeps the usual rule there, as its stages were chosen with it. Lines of
+ * the exhaustive search are played (play_line) and generated (children)
+ * with the same rules. */
+static void exhaustive_rules(Rules *r)
+{
+    if (r->build == BUILD_ANY)
+        r->horne = 1;
 }
 
 static int parse_weights(PyObject *t, Weights *w)
@@ -2249,6 +2264,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
         return NULL;
     Budget b;
     budget_start(&b, max_states, timeout, max_mb);
+    exhaustive_rules(&r);
     int fnd[4];
     foundations(root, fnd);
     Step *moves = NULL;
@@ -2794,23 +2810,26 @@ static PyObject *py_solve_checked(PyObject *self, PyObject *args)
     return solve_common(args, 1);
 }
 
-/* children(columns, cells, ncells, build, can_fill, supermoves[, weights])
+/* children(columns, cells, ncells, build, can_fill, supermoves[, weights
+ *          [, exhaustive]])
  * -> list of (key, card, count, dest, h): the children the search generates
- * (closure applied), h their heuristic under ``weights`` (default all 1,
- * no need term). */
+ * (closure applied; with ``exhaustive``, the exhaustive search's), h their
+ * heuristic under ``weights`` (None or left out: all 1, no need term). */
 static PyObject *py_children(PyObject *self, PyObject *args)
 {
     (void)self;
     PyObject *columns, *cells, *weights_t = NULL;
-    int ncells, build, can_fill, supermoves;
-    if (!PyArg_ParseTuple(args, "OOiiii|O", &columns, &cells, &ncells, &build, &can_fill,
-                          &supermoves, &weights_t))
+    int ncells, build, can_fill, supermoves, exhaustive = 0;
+    if (!PyArg_ParseTuple(args, "OOiiii|Op", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &weights_t, &exhaustive))
         return NULL;
     Rules r;
     if (rules_for(&r, columns, ncells, build, can_fill, supermoves) < 0)
         return NULL;
+    if (exhaustive)
+        exhaustive_rules(&r);
     Weights w = {1, 1, 1, 1, 1, 1, 0};
-    if (weights_t && parse_weights(weights_t, &w) < 0)
+    if (weights_t && weights_t != Py_None && parse_weights(weights_t, &w) < 0)
         return NULL;
     uint8_t key[NCARDS];
     if (parse_position(&r, columns, cells, key, 0, NULL, NULL) < 0)
@@ -2920,20 +2939,23 @@ static int placed_args(PyObject *args, Rules *r, Placed *pl, PyObject **line)
     PyObject *columns;
     const char *cb;
     Py_ssize_t ncb;
-    int ncells, build, can_fill, supermoves;
-    if (!PyArg_ParseTuple(args, "Oy#iiiiO", &columns, &cb, &ncb, &ncells, &build, &can_fill,
-                          &supermoves, line))
+    int ncells, build, can_fill, supermoves, exhaustive = 0;
+    if (!PyArg_ParseTuple(args, "Oy#iiiiO|p", &columns, &cb, &ncb, &ncells, &build, &can_fill,
+                          &supermoves, line, &exhaustive))
         return -1;
     if (rules_for(r, columns, ncells, build, can_fill, supermoves) < 0 ||
         parse_placed(r, columns, cb, ncb, pl) < 0)
         return -1;
+    if (exhaustive)
+        exhaustive_rules(r);
     return 0;
 }
 
 /* play_line(columns, cells_by_place, ncells, build, can_fill, supermoves,
- *           line) -> (moves, singles)
+ *           line[, exhaustive]) -> (moves, singles)
  * The core's line [(card, count, dest)] played from the position in the
- * board's own order, with the safe foundation moves after each move: moves
+ * board's own order, with the safe foundation moves after each move (those
+ * of the exhaustive search's rules with ``exhaustive``): moves
  * as (src, dst, count) and single-card moves as (src, dst, 1); places are
  * columns 0..12, cells 100 + i, foundation 200. */
 static PyObject *py_play_line(PyObject *self, PyObject *args)

@@ -500,6 +500,7 @@ def solve(board: Board, *, timeout: float | None = None,
         raise ValueError(f"the short search's time must be finite and positive, "
                          f"not {short_seconds}")
     optimal, lower_bound = False, None
+    exhaustive_line = False
     if engine == "native":
         if search == "exhaustive":
             found = native_exhaust(board, timeout=timeout, max_states=max_states,
@@ -529,7 +530,9 @@ def solve(board: Board, *, timeout: float | None = None,
                 if short.line is not None:
                     card_line = short.line
                 optimal, lower_bound = short.optimal, short.lower_bound
-        make_line = functools.partial(play_line, board, card_line)
+        # a line of the exhaustive search is played by its own rules
+        exhaustive_line = search == "exhaustive" and card_line is found.line
+        make_line = functools.partial(play_line, board, card_line, exhaustive=exhaustive_line)
     else:
         rules = _rules(board.game)
         root = _root_key(rules, board)
@@ -546,7 +549,8 @@ def solve(board: Board, *, timeout: float | None = None,
     problem = NOT_A_WIN
     try:
         if check == "core":
-            placed, placed_singles = play_line_places(board, card_line)
+            placed, placed_singles = play_line_places(board, card_line,
+                                                      exhaustive=exhaustive_line)
             ok = check_line(board, placed_singles)
             moves, singles = as_moves(placed), as_moves(placed_singles)
             count = placed_player_moves(placed)

@@ -173,7 +173,9 @@ class Rules:
         self.can_fill = game.empty_column is EmptyColumn.ANY
         self.parents, self.children = tabs
         self.always_safe = game.build is Build.SAME_SUIT
-        self.horne = game.build is Build.ALTERNATE_COLOUR  # pruning rule 6
+        # pruning rule 6: Horne's rule in FreeCell (set it in Baker's Dozen for
+        # the closure of the core's exhaustive search, rule 6's looser form)
+        self.horne = game.build is Build.ALTERNATE_COLOUR
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
         self.run = _Cache(self._run_length)
@@ -248,10 +250,13 @@ class Rules:
 
     def is_safe(self, card: int, fnd: bytes | bytearray | list[int]) -> bool:
         """Sending ``card`` home loses nothing: no card that could be built on
-        it is still in play (``Game.safe_to_foundation``), or, in FreeCell,
-        Horne's looser rule holds (pruning rule 6 of :mod:`bakers.solver`):
+        it is still in play (``Game.safe_to_foundation``), or a looser rule
+        holds (pruning rule 6 of :mod:`bakers.solver`): in FreeCell Horne's,
         the other colour's cards two ranks lower and the same colour's other
-        card three ranks lower are home."""
+        card three ranks lower are home; with ``horne`` set in Baker's Dozen
+        (the closure of the core's exhaustive search), all four cards two
+        ranks lower are home (the same test: every child's suit has its card
+        two ranks below ``card`` home, which covers the other condition)."""
         if self.always_safe:
             return True
         children = self.children[card]

@@ -438,17 +438,19 @@ def short_search(board: Board, upper: int, *, timeout: float | None,
                         states, limit)
 
 
-def children(board: Board, weights: Weights | None = None
+def children(board: Board, weights: Weights | None = None, *, exhaustive: bool = False
              ) -> list[tuple[bytes, int, int, int, int]]:
     """The children the core's search generates from ``board``'s position:
     ``(key, card, count, destination, heuristic)``, keys in the core's
     52-byte form (see :func:`key_parts`), the heuristic under ``weights``
-    (default: every weight 1 but ``need``, 0). For the differential tests."""
+    (default: every weight 1 but ``need``, 0); with ``exhaustive``, those of
+    the exhaustive search (its closure: see :func:`play_line`). For the
+    differential tests."""
     if _core is None:
         raise RuntimeError("the native solver core is not available")
     cols, cells = position_args(board)
-    extra = () if weights is None else (_weights(weights),)
-    return list(_core.children(cols, cells, *_rules_args(board.game), *extra))
+    w = None if weights is None else _weights(weights)
+    return list(_core.children(cols, cells, *_rules_args(board.game), w, exhaustive))
 
 
 def legal_moves(board: Board) -> list[tuple[int, int]]:
@@ -483,13 +485,14 @@ def _cells_by_place(board: Board) -> bytes:
     return bytes(255 if c is None else c.index for c in board.position.cells)
 
 
-def play_line_places(board: Board, line: CardLine) -> tuple[Placed, Placed]:
+def play_line_places(board: Board, line: CardLine, *, exhaustive: bool = False
+                     ) -> tuple[Placed, Placed]:
     """:func:`play_line` as ``(source, destination, count)`` place codes."""
     if _core is None:
         raise RuntimeError("the native solver core is not available")
     cols, _ = position_args(board)
     moves, singles = _core.play_line(cols, _cells_by_place(board), *_rules_args(board.game),
-                                     line)
+                                     line, exhaustive)
     return moves, singles
 
 
@@ -516,12 +519,15 @@ def placed_player_moves(placed: Placed) -> int:
     return len(placed) - [dst for _, dst, _ in placed].count(PLACE_FOUNDATION)
 
 
-def play_line(board: Board, line: CardLine) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
+def play_line(board: Board, line: CardLine, *, exhaustive: bool = False
+              ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
     """The core's line played from ``board``'s position in its own column and
-    cell order, the safe foundation moves after each move included: the moves
-    (runs moved at once) and the same line card by card. Nothing here is
-    believed yet: the caller replays it through the rules engine."""
-    moves, singles = play_line_places(board, line)
+    cell order, the safe foundation moves after each move included (those of
+    the exhaustive search's rules for one of its lines: in Baker's Dozen it
+    sends more cards home, pruning rule 6): the moves (runs moved at once)
+    and the same line card by card. Nothing here is believed yet: the caller
+    replays it through the rules engine."""
+    moves, singles = play_line_places(board, line, exhaustive=exhaustive)
     return as_moves(moves), as_moves(singles)
 
 
