@@ -250,6 +250,13 @@ def markdown(title: str, runs: list[Run], reference: Run) -> str:
     return "\n".join(lines)
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--game", default="all",
@@ -265,9 +272,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--skip-fcs", action="store_true", help="time bakers only")
     ap.add_argument("--no-per-process", action="store_true",
                     help="skip fc-solve as one process per deal")
-    ap.add_argument("--repeat", type=int, default=1,
+    ap.add_argument("--repeat", type=positive, default=1,
                     help="run every program this many times, in rounds, and report the "
-                         "median wall (the machine's speed moves by 10-15%% between runs)")
+                         "median wall (the machine's speed moves by 10-25%% between runs)")
     args = ap.parse_args(argv)
     if not native.AVAILABLE:
         console.print(f"the native core is not built: {native.IMPORT_ERROR}")
@@ -299,8 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.no_per_process:
                 make.append(functools.partial(fcs_per_process, game, args.first, args.last,
                                               args.cells))
-        console.print(f"  {len(make)} programs, {max(args.repeat, 1)} round(s) ...")
-        runs = repeated(make, max(args.repeat, 1))
+        console.print(f"  {len(make)} programs, {args.repeat} round(s) ...")
+        runs = repeated(make, args.repeat)
         reference = next((r for r in runs if r.label.startswith("bakers survey --engine native")),
                          runs[0])
         cells = "" if game == "bakers_dozen" else f", {args.cells} cells"

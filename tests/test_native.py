@@ -78,8 +78,8 @@ def test_move_generator_matches_the_rules_engine(game: str, cells_options: tuple
     assert checked >= 10_000
 
 
-def python_children(board: Board) -> set[bytes]:
-    rules = Rules(board.game, tables(board.game.build))
+def python_children(board: Board, exhaustive: bool = False) -> set[bytes]:
+    rules = Rules(board.game, tables(board.game.build), exhaustive=exhaustive)
     pos = board.position
     cols = [bytes(c.index for c in col) for col in pos.columns]
     cells = bytes(c.index for c in pos.cells if c is not None)
@@ -89,10 +89,10 @@ def python_children(board: Board) -> set[bytes]:
     return {key for key, _ in expand(root, rules.cost(root))}
 
 
-def native_children(board: Board) -> set[bytes]:
+def native_children(board: Board, exhaustive: bool = False) -> set[bytes]:
     rules = Rules(board.game, tables(board.game.build))
     out = set()
-    for key, *_ in native.children(board):
+    for key, *_ in native.children(board, exhaustive=exhaustive):
         fnd, cells, cols = native.key_parts(key)
         cols += [b""] * (board.game.columns - len(cols))
         out.add(rules.make_key(fnd, cells, cols))
@@ -102,10 +102,14 @@ def native_children(board: Board) -> set[bytes]:
 @pytest.mark.parametrize(("game", "cells_options"), VARIANTS)
 def test_search_children_match_the_python_engine(game: str, cells_options: tuple) -> None:
     """The positions one search step reaches — pruning, symmetry and the
-    safe-autoplay closure included — are those of the Python engine."""
+    safe-autoplay closure included — are those of the Python engine, for the
+    portfolio and for the exhaustive search (its closure differs in Baker's
+    Dozen: pruning rule 6)."""
     for cells in cells_options:
         for board in random_positions(game, cells, 600, seed=7):
-            assert native_children(board) == python_children(board), board.to_text()
+            for exhaustive in (False, True):
+                assert native_children(board, exhaustive) == python_children(
+                    board, exhaustive), (board.to_text(), exhaustive)
 
 
 def cards_above_next(fnd: bytes, cols: list[bytes]) -> int:
@@ -393,8 +397,7 @@ def close_as_the_search(board: Board, *, exhaustive: bool = False) -> None:
     """Send home what the search's closure sends home: the safe cards, and in
     FreeCell those of Horne's looser rule too (pruning rule 6), and with
     ``exhaustive`` in Baker's Dozen those of its looser form."""
-    rules = Rules(board.game, tables(board.game.build))
-    rules.horne = rules.horne or (exhaustive and board.game.name == "bakers_dozen")
+    rules = Rules(board.game, tables(board.game.build), exhaustive=exhaustive)
     board.autoplay()
     while True:
         pos = board.position
@@ -495,7 +498,7 @@ def _usual_rule_verdict(board: Board) -> str:
     """A complete search of the Python engine, which in Baker's Dozen sends a
     card home at once only when every card that could go on it is home (rule
     1), at most 100,000 positions."""
-    rules = Rules(board.game, tables(board.game.build))  # rule 6 is FreeCell's only here
+    rules = Rules(board.game, tables(board.game.build))  # the portfolio's rules
     out = BestFirst(rules, _root_key(rules, board)).run(
         Budget(timeout=None, max_states=100_000, max_memory_mb=None))
     return "winnable" if out.line is not None else "impossible" if out.exhausted else "unknown"
@@ -532,8 +535,7 @@ def test_the_looser_bakers_dozen_rule_keeps_every_verdict() -> None:
             for check in ("core", "rules"):
                 got = solve(board, search=search, check=check, texts=False, max_states=None)
                 assert got.verdict.value == expected, (board.position, search, check)
-        with_rule = Rules(board.game, tables(board.game.build))
-        with_rule.horne = True
+        with_rule = Rules(board.game, tables(board.game.build), exhaustive=True)
         without = Rules(board.game, tables(board.game.build))
         closed_otherwise += _root_key(with_rule, board) != _root_key(without, board)
     assert verdicts.get("winnable", 0) >= 40 and verdicts.get("impossible", 0) >= 5, verdicts

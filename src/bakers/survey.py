@@ -165,11 +165,15 @@ def _engine_and_check(limits: Limits) -> tuple[str, str]:
     return engine, limits.check or ("core" if engine == "native" else "rules")
 
 
-def _in_core(limits: Limits) -> bool:
+def _core_case(engine: str, check: str, limits: Limits) -> bool:
     """The common case: the native core's portfolio, its line checker, and
     no short-line search, so that a line's sizes are all a row keeps."""
-    return (*_engine_and_check(limits), limits.short_seconds, limits.search) == (
+    return (engine, check, limits.short_seconds, limits.search) == (
         "native", "core", None, "portfolio")
+
+
+def _in_core(limits: Limits) -> bool:
+    return _core_case(*_engine_and_check(limits), limits)
 
 
 def _row(game: str, cells: int, deal: int, found: Decision,
@@ -187,9 +191,7 @@ def solve_deal(task: DealTask) -> DealResult:
     engine, check = _engine_and_check(limits)
     cpu_start = cpu_seconds()
     try:
-        if (engine, check, limits.short_seconds, limits.search) == ("native", "core", None,
-                                                                    "portfolio"):
-            # the common case: the line's sizes are all a row keeps
+        if _core_case(engine, check, limits):
             found = decide_deal(_game(task.game, task.cells), task.deal,
                                 timeout=limits.timeout, max_states=limits.max_states,
                                 max_memory_mb=limits.max_memory_mb)

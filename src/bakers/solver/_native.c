@@ -2039,12 +2039,8 @@ static int packset_add(PackSet *s, const uint8_t *p, int n, uint64_t h, uint64_t
     return 1;
 }
 
-/* A position on the search's path: where its compact form is in the set of
- * positions seen, the move that made it, and how many of its children (best
- * first) the search has taken up. */
+/* A move of the exhaustive search's winning line. */
 typedef struct {
-    uint64_t at;
-    uint16_t next;
     uint8_t card, count, dest;
 } Step;
 
@@ -2095,32 +2091,26 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
     Delta d;
     delta_init(&d, r, root);
     PackSet seen;
+    memset(&seen, 0, sizeof seen); /* freed as empty if the buffers fail */
     Frame *path = NULL;
     Pending *pend = NULL;
     size_t depth = 0, cap = 0, npend = 0, cappend = 0;
-    uint8_t form[PACK_MAX + 8];
+    /* a position's children, and their compact forms, sizes and hashes */
     Child *kids = budget_alloc(b, MAXCHILD * sizeof(Child));
     uint8_t *forms = budget_alloc(b, (size_t)MAXCHILD * (PACK_MAX + 8));
     int order[MAXCHILD], sizes[MAXCHILD];
     uint64_t hashes[MAXCHILD];
     Pos pos;
     int status = ST_EXHAUSTED;
+    uint64_t at = 0;
     *line = NULL;
     *nline = 0;
-    if (!kids || !forms) {
-        budget_free(b, kids, kids ? MAXCHILD * sizeof(Child) : 0);
-        budget_free(b, forms, forms ? (size_t)MAXCHILD * (PACK_MAX + 8) : 0);
-        b->limit = LIM_MEMORY;
-        return ST_LIMIT;
+    if (!kids || !forms || packset_init(&seen, b) < 0) {
+        status = ST_LIMIT;
+        goto done;
     }
-    if (packset_init(&seen, b) < 0) {
-        budget_free(b, kids, MAXCHILD * sizeof(Child));
-        budget_free(b, forms, (size_t)MAXCHILD * (PACK_MAX + 8));
-        return ST_LIMIT;
-    }
-    int n = delta_pack(&d, root, form);
-    uint64_t at = 0;
-    if (n < 0 || packset_add(&seen, form, n, pack_hash(form, n), &at) < 0 ||
+    int n = delta_pack(&d, root, forms);
+    if (n < 0 || packset_add(&seen, forms, n, pack_hash(forms, n), &at) < 0 ||
         grow_array(b, (void **)&path, &cap, 1, sizeof(Frame)) < 0) {
         status = n < 0 ? ST_ERROR : ST_LIMIT;
         goto done;

@@ -165,7 +165,8 @@ class _CellsCache(dict[bytes, bytes]):
 class Rules:
     """A game's policies compiled into tables, plus per-column caches."""
 
-    def __init__(self, game: Game, tabs: Tables, weights: Weights | None = None) -> None:
+    def __init__(self, game: Game, tabs: Tables, weights: Weights | None = None, *,
+                 exhaustive: bool = False) -> None:
         self.game = game
         self.ncols = game.columns
         self.ncells = game.cells
@@ -173,9 +174,13 @@ class Rules:
         self.can_fill = game.empty_column is EmptyColumn.ANY
         self.parents, self.children = tabs
         self.always_safe = game.build is Build.SAME_SUIT
-        # pruning rule 6: Horne's rule in FreeCell (set it in Baker's Dozen for
-        # the closure of the core's exhaustive search, rule 6's looser form)
-        self.horne = game.build is Build.ALTERNATE_COLOUR
+        # pruning rule 6: Horne's rule in FreeCell, and its looser form in
+        # Baker's Dozen for the closure of the core's exhaustive search
+        # (``exhaustive``; the core's exhaustive_rules, held to this one by
+        # the differential tests)
+        self.exhaustive = exhaustive
+        self.horne = game.build is Build.ALTERNATE_COLOUR or (
+            exhaustive and game.build is Build.ANY_SUIT)
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
         self.run = _Cache(self._run_length)
@@ -183,7 +188,8 @@ class Rules:
         self.info = _InfoCache(self._column_info)
 
     def reweighted(self, weights: Weights) -> Rules:
-        return Rules(self.game, (self.parents, self.children), weights)
+        return Rules(self.game, (self.parents, self.children), weights,
+                     exhaustive=self.exhaustive)
 
     # --- per-column values ---------------------------------------------------
 
@@ -253,8 +259,8 @@ class Rules:
         it is still in play (``Game.safe_to_foundation``), or a looser rule
         holds (pruning rule 6 of :mod:`bakers.solver`): in FreeCell Horne's,
         the other colour's cards two ranks lower and the same colour's other
-        card three ranks lower are home; with ``horne`` set in Baker's Dozen
-        (the closure of the core's exhaustive search), all four cards two
+        card three ranks lower are home; in Baker's Dozen for the exhaustive
+        search (``exhaustive``), all four cards two
         ranks lower are home (the same test: every child's suit has its card
         two ranks below ``card`` home, which covers the other condition)."""
         if self.always_safe:
