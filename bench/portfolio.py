@@ -133,14 +133,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = zip(costs["main"], costs["rival"], c3, strict=True)
         return sum(cost(m, v, x, t) for m, v, x in rows)
 
-    simulated = total(now)
+    per_deal = [cost(m, v, NEVER, now) for m, v in zip(costs["main"], costs["rival"], strict=True)]
+    simulated = sum(per_deal)
     print(f"simulated from the costs alone: {simulated:,} "
           f"({'agrees' if simulated == sum(core) else 'DIFFERS'})")
     grid = [Turns(h, m, q, lim) for h, m, q, lim in itertools.product(
         (200, 400, 800), (256, 512, 1024), (32, 64, 128), (1000, 2000, 4000))]
-    best = min(grid, key=total)
+    t2, best = min((total(t), t) for t in grid)
     print(f"best turns on the grid: {best.head}/{best.main}/{best.rival}/{best.limit}: "
-          f"{total(best):,} ({total(best) / simulated:.3f} of now)")
+          f"{t2:,} ({t2 / simulated:.3f} of now)")
     thirds = [(total(dataclasses.replace(now, third_at=1000, third=q, third_limit=lim), name),
                name, q, lim)
               for name in searches if name not in ("main", "rival")
@@ -151,7 +152,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     oracle = sum(min(c[i] for c in costs.values()) for i in range(len(boards)))
     print(f"oracle (each deal at its cheapest search): {oracle:,} "
           f"({oracle / simulated:.3f} of now)")
-    per_deal = [cost(m, v, NEVER, now) for m, v in zip(costs["main"], costs["rival"], strict=True)]
     order = sorted(range(len(boards)), key=lambda i: -per_deal[i])
     print("costliest deals: deal, positions now, the three cheapest searches")
     for i in order[:10]:
