@@ -139,7 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"({'agrees' if simulated == sum(core) else 'DIFFERS'})")
     grid = [Turns(h, m, q, lim) for h, m, q, lim in itertools.product(
         (200, 400, 800), (256, 512, 1024), (32, 64, 128), (1000, 2000, 4000))]
-    t2, best = min((total(t), t) for t in grid)
+    totals = {t: total(t) for t in grid}
+    best = min(totals, key=totals.__getitem__)
+    t2 = totals[best]
     print(f"best turns on the grid: {best.head}/{best.main}/{best.rival}/{best.limit}: "
           f"{t2:,} ({t2 / simulated:.3f} of now)")
     thirds = [(total(dataclasses.replace(now, third_at=1000, third=q, third_limit=lim), name),
