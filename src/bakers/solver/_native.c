@@ -253,7 +253,7 @@ static uint64_t *slots_alloc(Budget *b, uint64_t n)
     (memset((s), 0, sizeof *(s)), (s)->budget = (b), (s)->mask = (1u << (bits)) - 1,               \
      (s)->slots = slots_alloc((b), (s)->mask + 1), (s)->slots ? 0 : -1)
 
-static int store_init(Store *s, Budget *b) { return TABLE_INIT(s, b, 12); }
+static int store_init(Store *s, Budget *b) { return TABLE_INIT(s, b, 14); }
 
 static void store_free(Store *s)
 {
@@ -267,7 +267,8 @@ static void store_free(Store *s)
 
 /* Double a table of slots (``*slots``, ``*mask``), each slot placed again by
  * the hash ``hash_of`` gives for it. */
-static int table_grow(Budget *b, uint64_t **slots, uint64_t *mask,
+static inline __attribute__((always_inline)) int
+table_grow(Budget *b, uint64_t **slots, uint64_t *mask,
                       uint64_t (*hash_of)(const void *, uint64_t), const void *owner)
 {
     uint64_t ncap = (*mask + 1) * 2, nmask = ncap - 1;
@@ -911,12 +912,21 @@ typedef struct {
     uint32_t n, cap;
 } Vec;
 
+/* An entry of the best-first search's open list: a record and the moves
+ * made to it, linked to the entry beneath it in its bucket (1-based; 0 ends
+ * the bucket). */
+typedef struct {
+    uint32_t idx, g, next;
+} Entry;
+
 typedef struct {
     const Rules *r;
     Weights w;
     Store store;
-    Vec *buckets;
+    uint32_t *buckets; /* each bucket's top entry (1-based; 0: empty) */
     size_t nbuckets;
+    Entry *ents; /* every entry pushed, in one array (a bucket is a stack) */
+    uint32_t nents, cap_ents;
     size_t cur;
     int offset, scale;
     uint32_t win; /* index of the winning record */
@@ -943,23 +953,44 @@ static int h_low(const Rules *r, const Weights *w)
     return -w->home * NCARDS - w->empty * r->ncols;
 }
 
-/* Push ``entry`` into bucket ``bi``, making room as it goes: a solve that
- * ends early (most do) allocates, clears and frees only the buckets near
- * the ones it used. */
-static int bf_push(BestFirst *bf, Budget *b, size_t bi, uint64_t entry)
+/* Push record ``idx``, ``g`` moves from the root, into bucket ``bi``,
+ * making room as it goes: a solve that ends early (most do) allocates,
+ * clears and frees only the buckets near the ones it used, and all entries
+ * live in one array, so that a search calls the allocator a few times, not
+ * once for every bucket it fills. */
+static int bf_push(BestFirst *bf, Budget *b, size_t bi, uint32_t idx, uint32_t g)
 {
     if (bi >= bf->nbuckets) {
         size_t nn = bi + bi / 2 + 64;
-        Vec *nbk = budget_realloc(b, bf->buckets, bf->nbuckets * sizeof(Vec), nn * sizeof(Vec));
+        uint32_t *nbk = budget_realloc(b, bf->buckets, bf->nbuckets * sizeof(uint32_t),
+                                       nn * sizeof(uint32_t));
         if (!nbk)
             return -1;
-        memset(nbk + bf->nbuckets, 0, (nn - bf->nbuckets) * sizeof(Vec));
+        memset(nbk + bf->nbuckets, 0, (nn - bf->nbuckets) * sizeof(uint32_t));
         bf->buckets = nbk;
         bf->nbuckets = nn;
     }
     if (bi >= bf->hi)
         bf->hi = bi + 1;
-    return vec_push(b, &bf->buckets[bi], entry);
+    if (bf->nents == bf->cap_ents) {
+        if (bf->cap_ents >= UINT32_MAX / 2) {
+            b->limit = LIM_MEMORY;
+            return -1;
+        }
+        uint32_t nc = bf->cap_ents ? bf->cap_ents * 2 : 1024;
+        Entry *ne = budget_realloc(b, bf->ents, (size_t)bf->cap_ents * sizeof(Entry),
+                                   (size_t)nc * sizeof(Entry));
+        if (!ne)
+            return -1;
+        bf->ents = ne;
+        bf->cap_ents = nc;
+    }
+    Entry *e = &bf->ents[bf->nents++];
+    e->idx = idx;
+    e->g = g;
+    e->next = bf->buckets[bi];
+    bf->buckets[bi] = bf->nents;
+    return 0;
 }
 
 static int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
@@ -979,17 +1010,20 @@ static int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, c
     rec->parent = UINT32_MAX;
     size_t cur = (size_t)(hroot + bf->offset) * (size_t)bf->scale;
     bf->cur = cur;
-    return bf_push(bf, b, cur, idx);
+    return bf_push(bf, b, cur, idx, 0);
 }
 
 static void bf_free(BestFirst *bf, Budget *b)
 {
     if (bf->buckets) {
-        for (size_t i = 0; i < bf->hi; i++)
-            budget_free(b, bf->buckets[i].data, bf->buckets[i].cap * sizeof(uint64_t));
-        budget_free(b, bf->buckets, bf->nbuckets * sizeof(Vec));
+        budget_free(b, bf->buckets, bf->nbuckets * sizeof(uint32_t));
         bf->buckets = NULL;
         bf->nbuckets = 0;
+    }
+    if (bf->ents) {
+        budget_free(b, bf->ents, (size_t)bf->cap_ents * sizeof(Entry));
+        bf->ents = NULL;
+        bf->nents = bf->cap_ents = 0;
     }
     store_free(&bf->store);
 }
@@ -1004,7 +1038,7 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
     int scale = bf->scale, offset = bf->offset;
     Pos pos;
     for (;;) {
-        while (cur < bf->hi && bf->buckets[cur].n == 0)
+        while (cur < bf->hi && bf->buckets[cur] == 0)
             cur++;
         if (cur >= bf->hi) {
             bf->cur = cur;
@@ -1020,10 +1054,10 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
                 return ST_STAGE;
             }
         }
-        Vec *bk = &bf->buckets[cur];
-        uint64_t entry = bk->data[--bk->n];
-        uint32_t idx = (uint32_t)entry;
-        uint32_t g = (uint32_t)(entry >> 32);
+        const Entry *top = &bf->ents[bf->buckets[cur] - 1];
+        uint32_t idx = top->idx;
+        uint32_t g = top->g;
+        bf->buckets[cur] = top->next;
         b->states++;
         Rec *rec = rec_at(s, idx);
         uint8_t key[NCARDS];
@@ -1054,7 +1088,7 @@ static int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
                 return ST_WIN;
             }
             size_t bi = (size_t)(ch->h + offset) * (size_t)scale + g + 1;
-            if (bf_push(bf, b, bi, (uint64_t)ci | (uint64_t)(g + 1) << 32) < 0) {
+            if (bf_push(bf, b, bi, ci, g + 1) < 0) {
                 bf->cur = cur;
                 return ST_LIMIT;
             }
