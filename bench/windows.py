@@ -1,0 +1,109 @@
+"""Every window of consecutive deals: bakers' survey against fc-solve's range solver.
+
+    python bench/windows.py --from 1 --to 60000 --window 12000
+
+Runs ``bakers survey --workers 1`` and ``freecell-solver-range-parallel-solve
+-l lg`` once each over the whole span (FreeCell, 4 cells), takes each
+program's time on every deal (bakers' CSV; fc-solve's stamps between boards),
+and estimates what each program would take on every window of ``--window``
+consecutive deals inside the span: the window's deal times, plus for bakers
+its start-up (the wall of a one-deal survey) and its cost per row outside the
+core (the rest of its wall, spread evenly over the deals). Prints the worst
+and the best windows by the ratio fc-solve / bakers, and checks the estimate
+against real runs of the span's first and worst windows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from solver import bakers_survey, fcs_range  # noqa: E402
+
+from bakers.solver import native  # noqa: E402
+
+
+def startup() -> float:
+    """The wall of a one-deal survey: bakers' start-up and exit."""
+    best = float("inf")
+    for _ in range(3):
+        with tempfile.TemporaryDirectory() as tmp:
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "bakers", "survey", "freecell", "1", "1",
+                            "--workers", "1", "--out", os.path.join(tmp, "s.csv"),
+                            "--no-progress"], check=True, capture_output=True)
+            best = min(best, time.perf_counter() - start)
+    return best
+
+
+def prefix(xs: Sequence[float]) -> list[float]:
+    out = [0.0]
+    for x in xs:
+        out.append(out[-1] + x)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--from", dest="first", type=int, default=1)
+    ap.add_argument("--to", dest="last", type=int, default=60_000)
+    ap.add_argument("--window", type=int, default=12_000)
+    ap.add_argument("--check", type=int, default=3,
+                    help="rounds of the real runs that check the estimate (0: none)")
+    args = ap.parse_args(argv)
+    n = args.last - args.first + 1
+    w = args.window
+    if w < 1 or w > n:
+        ap.error("the window must fit in the span")
+    if not native.AVAILABLE:
+        raise SystemExit(f"the native core is not built: {native.IMPORT_ERROR}")
+    # bytecode for the package, as bench/solver.py makes it
+    compileall.compile_dir(os.path.dirname(os.path.dirname(native.__file__)), quiet=1)
+    boot = startup()
+    ours = bakers_survey("freecell", args.first, args.last, 4, "native", None, 3_000_000)
+    theirs = fcs_range("freecell", args.first, args.last, 4)
+    if len(ours.per_deal) != n or len(theirs.per_deal) != n:
+        raise SystemExit("a program did not report every deal")
+    per_row = max(0.0, ours.wall - boot - sum(ours.per_deal)) / n
+    po, pt = prefix(ours.per_deal), prefix(theirs.per_deal)
+    est = []
+    for i in range(n - w + 1):
+        b = po[i + w] - po[i] + boot + per_row * w
+        f = pt[i + w] - pt[i]
+        est.append((f / b, args.first + i, b, f))
+    print(f"FreeCell, 4 cells, deals {args.first}-{args.last}: bakers {ours.wall:.2f} s "
+          f"(start-up {boot:.2f} s, {per_row * 1e6:.1f} us a deal outside the core), "
+          f"fc-solve -l lg {theirs.wall:.2f} s; verdicts agree on "
+          f"{sum(1 for d, v in theirs.verdicts.items() if ours.verdicts.get(d) == v)}/{n}")
+    ratios = sorted(e[0] for e in est)
+    print(f"{len(est)} windows of {w:,} deals, fc-solve / bakers estimated: "
+          f"worst {ratios[0]:.2f}, median {ratios[len(ratios) // 2]:.2f}, "
+          f"best {ratios[-1]:.2f}; windows where bakers is slower: "
+          f"{sum(1 for r in ratios if r < 1)}")
+    worst = min(est)
+    print(f"worst window: deals {worst[1]}-{worst[1] + w - 1}, "
+          f"bakers {worst[2]:.2f} s, fc-solve {worst[3]:.2f} s (estimated)")
+    if args.check:
+        for first in sorted({args.first, worst[1]}):
+            walls_b, walls_f = [], []
+            for _ in range(args.check):
+                walls_b.append(bakers_survey("freecell", first, first + w - 1, 4, "native",
+                                             None, 3_000_000).wall)
+                walls_f.append(fcs_range("freecell", first, first + w - 1, 4).wall)
+            mb, mf = sorted(walls_b)[len(walls_b) // 2], sorted(walls_f)[len(walls_f) // 2]
+            e = next(x for x in est if x[1] == first)
+            print(f"deals {first}-{first + w - 1} run {args.check} times: bakers {mb:.2f} s, "
+                  f"fc-solve {mf:.2f} s, ratio {mf / mb:.2f} (estimated {e[0]:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
