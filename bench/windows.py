@@ -26,9 +26,9 @@ from collections.abc import Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from solver import bakers_survey, fcs_range  # noqa: E402
+from solver import bakers_survey, fcs_range
 
-from bakers.solver import native  # noqa: E402
+from bakers.solver import native
 
 
 def startup() -> float:
