@@ -82,6 +82,13 @@ class Run:
 
 # --- bakers --------------------------------------------------------------------------
 
+def compile_package() -> None:
+    """Bytecode for the package, as an install from a wheel leaves it (an
+    editable install under PYTHONDONTWRITEBYTECODE compiles every module at
+    each start: 80 ms of each survey)."""
+    compileall.compile_dir(os.path.dirname(os.path.dirname(native.__file__)), quiet=1)
+
+
 def bakers_survey(game: str, first: int, last: int, cells: int, engine: str, check: str | None,
                   max_states: int) -> Run:
     """``bakers survey`` as a user runs it, timed from start-up to exit."""
@@ -279,10 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not native.AVAILABLE:
         console.print(f"the native core is not built: {native.IMPORT_ERROR}")
         return 2
-    # bytecode for the package, as an install from a wheel leaves it (an
-    # editable install under PYTHONDONTWRITEBYTECODE compiles every module at
-    # each start: 80 ms of each survey)
-    compileall.compile_dir(os.path.dirname(os.path.dirname(native.__file__)), quiet=1)
+    compile_package()
     games = ["bakers_game", "freecell", "bakers_dozen"] if args.game == "all" else [args.game]
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     fcs_ok = not args.skip_fcs and all(shutil.which(t) for t in (FCS, RANGE_SOLVER, BOARD_MAKER))

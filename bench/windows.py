@@ -16,7 +16,8 @@ against real runs of the span's first and worst windows.
 from __future__ import annotations
 
 import argparse
-import compileall
+import functools
+import itertools
 import os
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from solver import bakers_survey, fcs_range
+from solver import bakers_survey, compile_package, fcs_range, repeated
 
 from bakers.solver import native
 
@@ -44,13 +45,6 @@ def startup() -> float:
     return best
 
 
-def prefix(xs: Sequence[float]) -> list[float]:
-    out = [0.0]
-    for x in xs:
-        out.append(out[-1] + x)
-    return out
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--from", dest="first", type=int, default=1)
@@ -65,15 +59,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("the window must fit in the span")
     if not native.AVAILABLE:
         raise SystemExit(f"the native core is not built: {native.IMPORT_ERROR}")
-    # bytecode for the package, as bench/solver.py makes it
-    compileall.compile_dir(os.path.dirname(os.path.dirname(native.__file__)), quiet=1)
+    compile_package()
     boot = startup()
     ours = bakers_survey("freecell", args.first, args.last, 4, "native", None, 3_000_000)
     theirs = fcs_range("freecell", args.first, args.last, 4)
     if len(ours.per_deal) != n or len(theirs.per_deal) != n:
         raise SystemExit("a program did not report every deal")
     per_row = max(0.0, ours.wall - boot - sum(ours.per_deal)) / n
-    po, pt = prefix(ours.per_deal), prefix(theirs.per_deal)
+    po = list(itertools.accumulate(ours.per_deal, initial=0.0))
+    pt = list(itertools.accumulate(theirs.per_deal, initial=0.0))
     est = []
     for i in range(n - w + 1):
         b = po[i + w] - po[i] + boot + per_row * w
@@ -93,15 +87,14 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"bakers {worst[2]:.2f} s, fc-solve {worst[3]:.2f} s (estimated)")
     if args.check:
         for first in sorted({args.first, worst[1]}):
-            walls_b, walls_f = [], []
-            for _ in range(args.check):
-                walls_b.append(bakers_survey("freecell", first, first + w - 1, 4, "native",
-                                             None, 3_000_000).wall)
-                walls_f.append(fcs_range("freecell", first, first + w - 1, 4).wall)
-            mb, mf = sorted(walls_b)[len(walls_b) // 2], sorted(walls_f)[len(walls_f) // 2]
-            e = next(x for x in est if x[1] == first)
-            print(f"deals {first}-{first + w - 1} run {args.check} times: bakers {mb:.2f} s, "
-                  f"fc-solve {mf:.2f} s, ratio {mf / mb:.2f} (estimated {e[0]:.2f})")
+            last = first + w - 1
+            b, f = repeated([
+                functools.partial(bakers_survey, "freecell", first, last, 4, "native", None,
+                                  3_000_000),
+                functools.partial(fcs_range, "freecell", first, last, 4)], args.check)
+            print(f"deals {first}-{last} run {args.check} times: bakers {b.wall:.2f} s, "
+                  f"fc-solve {f.wall:.2f} s, ratio {f.wall / b.wall:.2f} "
+                  f"(estimated {est[first - args.first][0]:.2f})")
     return 0
 
 
