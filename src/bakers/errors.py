@@ -29,3 +29,9 @@ class InvalidMoveError(BakersError):
 
 class IllegalMoveError(BakersError):
     """A well-formed move that the position refuses; the message says why."""
+
+
+class SolverError(BakersError):
+    """A request the solver cannot take: an unknown engine, search or line
+    kind, a limit that is not finite and positive, or a combination the chosen
+    engine does not offer."""
