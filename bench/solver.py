@@ -20,7 +20,7 @@ built for at most 10 columns, so Baker's Dozen runs bakers alone.
 
 Prints a table per game (wall time, positions, positions per second,
 verdicts, agreement with the native engine, ratio of wall times) and a
-Markdown block for the README. See bench/README.md.
+Markdown block for docs/benchmarks.md. See bench/README.md.
 """
 
 from __future__ import annotations
