@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -39,7 +40,6 @@ from bakers.atlas.run import (
 from bakers.atlas.store import AtlasStore, ResultRow
 from bakers.atlas.work import Attempt, Chunk, DealJob, budget_key, covers, plan_deal
 from bakers.board import Board
-from bakers.cli import main
 from bakers.solver import default_engine, solve
 from bakers.survey import Limits
 
@@ -61,14 +61,6 @@ def table(path: Path) -> list[tuple[object, ...]]:
                           "FROM results ORDER BY game, cells, deal").fetchall()
 
 
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code: int | str | None = 0
-    try:
-        main(args)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return (code if isinstance(code, int) else (0 if code is None else 1)), out, err
 
 
 @pytest.fixture(scope="module")

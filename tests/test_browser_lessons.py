@@ -9,8 +9,8 @@ import re
 from typing import Any
 
 import pytest
+from browser import Table, axe_violations, open_table
 from conftest import CHROMIUM
-from test_browser import Table, axe_violations, open_table
 
 pytestmark = [
     pytest.mark.browser,

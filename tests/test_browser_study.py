@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import Table, axe_violations, open_table
 from conftest import CHROMIUM, fc_solve_verdict
-from test_browser import Table, axe_violations, open_table
 
 from bakers.board import Board
 from bakers.record import GameRecord

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bakers import CardError
-from bakers import cards as cards_module
 from bakers.cards import Card, Suit, full_pack, rank_from_str, rank_to_str
-
-
-def test_module_doctests_pass() -> None:
-    result = doctest.testmod(cards_module)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_pack_is_52_distinct_cards_in_microsoft_order() -> None:

@@ -3,18 +3,17 @@ input exits 2 with one line on stderr and never a traceback."""
 
 from __future__ import annotations
 
-import doctest
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
+from helpers import bakers
+from helpers import invoke as run
 
 from bakers import Board, GameRecord
-from bakers import cli as cli_module
-from bakers.cli import cli
 from bakers.solver import native
 
 DEAL_11982 = """\
@@ -29,8 +28,6 @@ JS KS 3C 7C 7S 5H
 """
 
 
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=stdin)
 
 
 def one_line_error(result: Result) -> str:
@@ -44,10 +41,6 @@ def one_line_error(result: Result) -> str:
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("error: ")
     return lines[0]
-
-
-def test_module_doctests_pass() -> None:
-    assert doctest.testmod(cli_module).failed == 0
 
 
 # --- deal ---------------------------------------------------------------------------------
@@ -246,9 +239,6 @@ def test_replay_illegal_move(tmp_path: Path) -> None:
 
 # --- a real process ------------------------------------------------------------------------
 
-def bakers(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bakers", *args], capture_output=True,
-                          text=True, input=stdin, timeout=60, check=False)
 
 
 def test_python_m_bakers_deal_and_check() -> None:

@@ -4,16 +4,10 @@ keeps PGN apart from the board): imports point one way only."""
 from __future__ import annotations
 
 import ast
-import doctest
 from pathlib import Path
 
 import bakers
 from bakers import Board, GameRecord
-from bakers import record as record_module
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(record_module).failed == 0
 
 
 def test_the_record_is_in_its_own_module() -> None:

@@ -14,7 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from helpers import invoke as run
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -416,8 +416,6 @@ def test_positions_reached_by_random_play_replay(game: str, deal: int, plies: in
 
 # --- the commands ------------------------------------------------------------------------
 
-def run(*args: str, stdin: str | None = None) -> Result:
-    return CliRunner().invoke(cli, list(args), input=stdin)
 
 
 def test_solve_command_on_a_deal() -> None:

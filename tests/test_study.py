@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 from conftest import fc_solve_verdict
+from helpers import bakers
 
 from bakers.board import Board
 from bakers.notation import Move
@@ -34,9 +33,6 @@ RECORDS = json.loads((DATA / "analyse_records.json").read_text())
 FC_SOLVE = shutil.which("fc-solve")
 
 
-def bakers(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "bakers", *args], input=stdin,
-                          capture_output=True, text=True, timeout=120)
 
 
 # --- the line to show ---------------------------------------------------------------------------

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 
 from bakers.board import Board
-from bakers.cli import main
 from bakers.games import find_game
 from bakers.solver import Verdict, solve
 from bakers.survey import (
@@ -46,15 +46,6 @@ def result(deal: int, verdict: str = "winnable", seconds: float = 0.01, states: 
                       "state limit" if verdict == "unknown" else "")
 
 
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """``bakers ARGS`` in-process: exit status, stdout, stderr."""
-    code: int | str | None = 0
-    try:
-        main(args)
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return (code if isinstance(code, int) else (0 if code is None else 1)), out, err
 
 
 # --- summary arithmetic ---------------------------------------------------------

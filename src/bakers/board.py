@@ -201,15 +201,6 @@ class Board:
             n += 1
         return n
 
-    def card_at(self, place: Place) -> Card | None:
-        """The available card at ``place`` (a column's exposed card)."""
-        if place.is_column:
-            col = self.position.columns[place.index]
-            return col[-1] if col else None
-        if place.is_cell:
-            return self.position.cells[place.index]
-        return None
-
     # --- moves -----------------------------------------------------------------
 
     def generate_legal_moves(self) -> list[Move]:

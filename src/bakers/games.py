@@ -115,10 +115,6 @@ class Game:
                        if (s in (1, 2)) != card.is_red)
         return all(f >= need for f in foundations)
 
-    @property
-    def cell_range(self) -> range:
-        return range(0, self.max_cells + 1)
-
 
 FREECELL = Game(
     name="freecell", title="FreeCell", columns=8,

@@ -107,10 +107,6 @@ LESSON_DATA: dict[str, list[dict[str, Any]]] = {
 position (board text), goal steps and optional move limit."""
 
 
-def _pretty(code: str) -> str:
-    return Card.from_str(code).pretty()
-
-
 @dataclasses.dataclass(frozen=True)
 class Step:
     """One condition of a goal: ``home`` cards on their foundations, a

@@ -448,19 +448,7 @@ class Store:
         except sqlite3.Error:
             pass  # the next checkpoint will do it
 
-    def wal_size(self) -> int:
-        """Bytes in SQLite's write-ahead log file now (0 without one)."""
-        path = self.sqlite_path
-        try:
-            return os.path.getsize(path + "-wal") if path else 0
-        except OSError:
-            return 0
-
     # --- players ----------------------------------------------------------------
-
-    def ensure_player(self, player_id: str) -> None:
-        with self.engine.begin() as conn:
-            self._ensure_player(conn, player_id)
 
     @staticmethod
     def _ensure_player(conn: sa.Connection, player_id: str) -> None:
