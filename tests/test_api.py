@@ -738,7 +738,7 @@ def test_serve_command_is_registered() -> None:
 def test_bind_socket_free_port() -> None:
     import socket
 
-    from bakers.cli_web import bind_socket, url_for
+    from bakers.cli.web import bind_socket, url_for
     sock = bind_socket("127.0.0.1", 0)
     try:
         port = sock.getsockname()[1]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from helpers import bakers
+from helpers import bakers, run_cli
 from helpers import invoke as run
 
 from bakers import Board, GameRecord
@@ -308,7 +308,7 @@ def test_output_into_a_closed_pipe_exits_quietly() -> None:
 
 def test_serve_open_without_a_browser_prints_the_address(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from bakers import cli_web
+    from bakers.cli import web as cli_web
 
     printed: list[str] = []
     monkeypatch.setattr(cli_web.webbrowser, "open", lambda _url: False)
@@ -327,3 +327,27 @@ def test_solve_exhaustive() -> None:
     assert lost["states"] == 234_772  # every position reachable, each once (318,880 without rule 6)
     won = run("solve", "freecell", "--deal", "26", "--cells", "1", "--exhaustive")
     assert won.exit_code == 0 and won.stdout.startswith("winnable:")
+
+
+# --- one error path --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["deal", "nosuchgame", "1"],
+    ["solve", "freecell", "--deal", "1", "--timeout", "inf"],
+    ["hint", "-", "--game", "freecell", "--budget", "nan"],
+    ["survey", "freecell", "1", "2", "--max-memory", "8", "--no-progress"],
+    ["survey", "freecell", "1", "2", "--short", "--short-seconds", "0", "--no-progress"],
+    ["atlas", "run", "--chunk", "0", "--out", "never.sqlite"],
+    ["atlas", "run", "--cells", "0-9", "--out", "never.sqlite"],
+    ["rate", "freecell", "0"],
+])
+def test_every_face_reports_bad_input_in_one_line(
+        args: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Library errors (the solver's SolverError among them) reach the user as
+    one line with exit status 2, through the one handler of the root group."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(args, capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert not (tmp_path / "never.sqlite").exists()

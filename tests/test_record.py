@@ -32,10 +32,15 @@ def imports_of(module: str) -> set[str]:
 
 def test_core_imports_point_one_way() -> None:
     """Each core module imports only the ones below it (the notation no
-    longer reaches up to the board for records); the CLI's helpers import no
-    command module."""
+    longer reaches up to the board for records); the command line's modules
+    import from ``common`` and the library, never back from the package root."""
     layers = ["errors", "cards", "games", "deals", "notation", "options", "board", "record"]
     for i, module in enumerate(layers):
         above = set(layers[i + 1:])
         assert not imports_of(module) & above, (module, imports_of(module) & above)
-    assert not {m for m in imports_of("cli_common") if m.startswith("cli")}
+    commands = sorted(p.stem for p in (Path(bakers.__file__).parent / "cli").glob("*.py")
+                      if p.stem != "__init__")
+    assert {"common", "play", "solver"} <= set(commands)
+    for name in commands:
+        assert "cli" not in imports_of(f"cli.{name}"), name
+    assert not {m for m in imports_of("cli.common") if m.startswith("cli")}

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from bakers import Board, Card, Move, Position, Suit
 from bakers.cli import cli
 from bakers.cli import main as cli_main
-from bakers.cli_solver import COMMANDS
+from bakers.cli.solver import COMMANDS
 from bakers.games import Build, EmptyColumn, find_game
 from bakers.solver import HintResult, SolveResult, Verdict, engine, hint, solve
 from bakers.solver import api as solver_api

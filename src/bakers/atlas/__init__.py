@@ -11,11 +11,19 @@ executors), :mod:`.report` (figures, comparisons, plots).
 
 from .errors import AtlasError
 from .plan import parse_cells, parse_deals, parse_games
-from .run import DaskExecutor, InlineExecutor, Request, RunSummary, dask_executor, run_atlas
+from .run import (
+    DaskExecutor,
+    InlineExecutor,
+    Request,
+    RunOptions,
+    RunSummary,
+    dask_executor,
+    run_atlas,
+)
 from .store import AtlasStore, ResultRow, open_store
 
 __all__ = [
     "AtlasError", "AtlasStore", "DaskExecutor", "InlineExecutor", "Request", "ResultRow",
-    "RunSummary", "dask_executor", "open_store", "parse_cells", "parse_deals", "parse_games",
-    "run_atlas",
+    "RunOptions", "RunSummary", "dask_executor", "open_store", "parse_cells", "parse_deals",
+    "parse_games", "run_atlas",
 ]

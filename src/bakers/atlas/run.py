@@ -30,7 +30,7 @@ from typing import Any, Protocol
 
 from ..survey import Limits
 from .errors import AtlasError
-from .plan import UNKNOWN, game_cells, next_cells
+from .plan import UNKNOWN, game_cells, next_cells, parse_cells, parse_deals, parse_games
 from .store import AtlasStore, Known, ResultRow
 from .work import Attempt, Chunk, DealJob, budget_key, covers, solve_chunk, solve_packed
 
@@ -220,12 +220,8 @@ class Request:
         budget (or the first) on the fallback engine, if it is another one."""
         from ..solver import check_engine
 
-        try:
-            engine = check_engine(self.engine)
-            fallback = None if self.fallback_engine is None else check_engine(
-                self.fallback_engine)
-        except ValueError as exc:
-            raise AtlasError(str(exc)) from None
+        engine = check_engine(self.engine)
+        fallback = None if self.fallback_engine is None else check_engine(self.fallback_engine)
         out = [Tier(self.limits, engine)]
         if self.retry_limits is not None and not covers(self.limits, self.retry_limits):
             out.append(Tier(self.retry_limits, engine))
@@ -409,6 +405,75 @@ def _chunks(store: AtlasStore, request: Request, tier: Tier, number: int, retry:
             size = sizes(game)
             yield Chunk(tuple(jobs[:size]), tier.limits, number, tier.engine)
             del jobs[:size]
+
+
+@dataclasses.dataclass(frozen=True)
+class RunOptions:
+    """What ``bakers atlas run`` is asked, as typed: games, cells and deals as
+    text, budgets as numbers. :meth:`request` checks every field and builds the
+    :class:`Request`; bad values raise :class:`AtlasError` naming the option."""
+
+    games: str = "all"
+    cells_text: str = "0-8"
+    deals_text: str = "1-32000"
+    workers: int | None = None
+    chunk: int | None = None
+    max_states: int = 1_000_000
+    retry_max_states: int = 30_000_000
+    max_memory: int = 4096
+    proof_max_states: int = 2_000_000_000
+    proof_memory: int | None = None
+    timeout: float | None = None
+    retry_unknown: bool = False
+    engine: str | None = None
+    fallback_engine: str | None = None
+
+    def request(self, on_cluster: bool = False) -> Request:
+        """The run's request (``on_cluster``: a Dask scheduler was named, which
+        sets the proof pass's default memory).
+
+        >>> RunOptions(games="freecell", cells_text="4", deals_text="1-10").request().cells
+        (4,)
+        >>> RunOptions(chunk=0).request()
+        Traceback (most recent call last):
+        bakers.atlas.errors.AtlasError: --chunk must be at least 1
+        """
+        names = parse_games(self.games)
+        cells = parse_cells(self.cells_text)
+        first, last = parse_deals(self.deals_text)
+        if self.workers is not None and self.workers < 1:
+            raise AtlasError("--workers must be at least 1")
+        if self.chunk is not None and self.chunk < 1:
+            raise AtlasError("--chunk must be at least 1")
+        if self.max_states < 1 or self.retry_max_states < 0 or self.proof_max_states < 0:
+            raise AtlasError("--max-states must be at least 1, --retry-max-states and "
+                             "--proof-max-states at least 0")
+        if self.max_memory < 16 or (self.proof_memory is not None and self.proof_memory < 16):
+            raise AtlasError("--max-memory and --proof-memory must be at least 16 (MB)")
+        if self.timeout is not None and not self.timeout > 0:
+            raise AtlasError("--timeout must be a positive number of seconds")
+        from ..solver import check_engine, default_engine
+
+        main_engine = check_engine(self.engine)
+        fallback_engine = self.fallback_engine
+        if fallback_engine is None:  # the other engine, where it is built
+            other = "python" if main_engine == "native" else "native"
+            fallback_engine = other if other == "python" or default_engine() == "native" else "none"
+        limits = Limits(timeout=self.timeout, max_states=self.max_states,
+                        max_memory_mb=self.max_memory)
+        retry = (Limits(timeout=self.timeout, max_states=self.retry_max_states,
+                        max_memory_mb=self.max_memory) if self.retry_max_states else None)
+        proof_memory = self.proof_memory
+        if proof_memory is None:
+            proof_memory = (PROOF_MEMORY_CLUSTER if on_cluster
+                            else default_proof_memory(self.workers or default_workers()))
+        proof = (Limits(timeout=self.timeout, max_states=self.proof_max_states,
+                        max_memory_mb=proof_memory, search="exhaustive")
+                 if self.proof_max_states else None)
+        return Request(tuple(names), tuple(cells), first, last, limits, retry,
+                       retry_unknown=self.retry_unknown, chunk=self.chunk, engine=self.engine,
+                       fallback_engine=None if fallback_engine == "none" else fallback_engine,
+                       proof_limits=proof)
 
 
 def default_workers() -> int:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from ..board import Board
 from ..cards import Card
+from ..errors import SolverError
 from ..games import Build, Game
 from ..notation import Move, Place, PlaceKind, Position
 from .engine import (
@@ -82,25 +83,25 @@ def default_engine() -> str:
 
 def check_engine(engine: str | None) -> str:
     """The engine to use for ``engine`` (``None``: the default). Raises
-    ``ValueError`` for an unknown name or a native core that is not built."""
+    :class:`SolverError` for an unknown name or a native core that is not built."""
     if engine is None:
         return default_engine()
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}: choose native or python")
+        raise SolverError(f"unknown engine {engine!r}: choose native or python")
     if engine == "native" and not NATIVE_AVAILABLE:
-        raise ValueError("the native solver core is not built here; use --engine python")
+        raise SolverError("the native solver core is not built here; use --engine python")
     return engine
 
 
 def check_limits(timeout: float | None, max_states: int | None,
                  max_memory_mb: int | None) -> None:
-    """Raise ``ValueError`` unless every limit given is finite and positive."""
+    """Raise :class:`SolverError` unless every limit given is finite and positive."""
     if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
-        raise ValueError(f"the timeout must be a finite number of seconds above 0, not {timeout}")
+        raise SolverError(f"the timeout must be a finite number of seconds above 0, not {timeout}")
     if max_states is not None and max_states < 1:
-        raise ValueError(f"the state limit must be at least 1, not {max_states}")
+        raise SolverError(f"the state limit must be at least 1, not {max_states}")
     if max_memory_mb is not None and max_memory_mb < 1:
-        raise ValueError(f"the memory limit must be at least 1 MB, not {max_memory_mb}")
+        raise SolverError(f"the memory limit must be at least 1 MB, not {max_memory_mb}")
 
 
 class Verdict(enum.StrEnum):
@@ -480,24 +481,24 @@ def solve(board: Board, *, timeout: float | None = None,
     third of the memory per position, for proofs of loss too big for the
     portfolio; its lines are long and its wins in big spaces slow.
 
-    :raises ValueError: an unknown engine, a limit that is not finite and
+    :raises SolverError: an unknown engine, a limit that is not finite and
         positive, or a malformed position.
     """
     start = time.perf_counter()
     engine = check_engine(engine)
     check_limits(timeout, max_states, max_memory_mb)
     if check not in ("rules", "core"):
-        raise ValueError(f"unknown line check {check!r}: choose rules or core")
+        raise SolverError(f"unknown line check {check!r}: choose rules or core")
     if check == "core" and engine != "native":
-        raise ValueError("the core's line check needs the native engine")
+        raise SolverError("the core's line check needs the native engine")
     if lines not in LINES:
-        raise ValueError(f"unknown lines {lines!r}: choose fast or short")
+        raise SolverError(f"unknown lines {lines!r}: choose fast or short")
     if search not in SEARCHES:
-        raise ValueError(f"unknown search {search!r}: choose {' or '.join(SEARCHES)}")
+        raise SolverError(f"unknown search {search!r}: choose {' or '.join(SEARCHES)}")
     if search == "exhaustive" and engine != "native":
-        raise ValueError("the exhaustive search needs the native engine")
+        raise SolverError("the exhaustive search needs the native engine")
     if short_seconds is not None and not (math.isfinite(short_seconds) and short_seconds >= 0):
-        raise ValueError(f"the short search's time must be finite and positive, "
+        raise SolverError(f"the short search's time must be finite and positive, "
                          f"not {short_seconds}")
     optimal, lower_bound = False, None
     exhaustive_line = False
@@ -607,7 +608,7 @@ def decide_deal(game: Game, deal: int, *, timeout: float | None = None,
     and checks it with its line checker without handing it to Python. A line
     that does not check gives *unknown*, never a wrong verdict.
 
-    :raises ValueError: a limit that is not finite and positive.
+    :raises SolverError: a limit that is not finite and positive.
     :raises RuntimeError: the native core is not built.
     """
     start = time.perf_counter()

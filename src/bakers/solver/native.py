@@ -31,6 +31,7 @@ from typing import Generic, TypeVar
 from ..board import Board
 from ..cards import Card
 from ..deals import deal_column_indices, parse_deal_number
+from ..errors import SolverError
 from ..games import Build, EmptyColumn, Game, RunMoves
 from ..notation import Move, Place
 from .engine import BEAM_WEIGHTS, WEIGHTS, Weights
@@ -243,12 +244,12 @@ _CARD_INDEX = {card: card.index for card in map(Card.from_index, range(52))}
 def checked_position_args(board: Board) -> tuple[list[bytes], bytes]:
     """The board's columns and cells as card-index bytes, after checking the
     position whole: 52 distinct cards, each in play or home, and the
-    foundations built from the ace. Raises ``ValueError`` otherwise, so that
+    foundations built from the ace. Raises :class:`SolverError` otherwise, so that
     a malformed position never reaches the core."""
     pos = board.position
     game = board.game
     if len(pos.columns) != game.columns or len(pos.cells) != game.cells:
-        raise ValueError("the position does not fit the game's columns and cells")
+        raise SolverError("the position does not fit the game's columns and cells")
     index = _CARD_INDEX.__getitem__
     cols = [bytes(map(index, col)) for col in pos.columns]
     cells = bytes([index(c) for c in pos.cells if c is not None])
@@ -256,17 +257,17 @@ def checked_position_args(board: Board) -> tuple[list[bytes], bytes]:
     for part in (*cols, cells):
         for c in part:
             if seen[c]:
-                raise ValueError("a card appears twice in the position")
+                raise SolverError("a card appears twice in the position")
             seen[c] = 1
     for suit, height in enumerate(pos.foundations):
         if not 0 <= height <= 13:
-            raise ValueError("a foundation height is out of range")
+            raise SolverError("a foundation height is out of range")
         for rank in range(13):
             card = rank * 4 + suit
             if seen[card] == (1 if rank < height else 0):
-                raise ValueError("the foundations and the cards in play do not add up")
+                raise SolverError("the foundations and the cards in play do not add up")
     if any(len(col) > 52 for col in cols):
-        raise ValueError("a column is too long")
+        raise SolverError("a column is too long")
     return cols, cells
 
 
@@ -334,7 +335,7 @@ def deal_args(game: Game, deal: int) -> tuple[list[bytes], bytes]:
         cols = [bytes(c) for c in deal_column_indices(deal, game.columns, game.kings_to_bottom)]
     pack = b"".join(cols)
     if len(pack) != 52 or len(set(pack)) != 52 or max(pack) > 51:
-        raise ValueError(f"deal {deal} is not a whole pack")  # never: a shuffle of range(52)
+        raise SolverError(f"deal {deal} is not a whole pack")  # never: a shuffle of range(52)
     return cols, b"\xff" * game.cells
 
 

@@ -12,9 +12,9 @@ from typing import NoReturn
 
 import click
 
-from .board import Board
-from .errors import BakersError, PositionError
-from .games import GAMES
+from ..board import Board
+from ..errors import BakersError, PositionError
+from ..games import GAMES
 
 GAME_NAMES = ", ".join(GAMES)
 

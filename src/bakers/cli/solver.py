@@ -11,12 +11,12 @@ import sys
 
 import click
 
-from .board import Board
-from .cli import GAME_NAMES, load_board
-from .errors import BakersError
-from .solver import ENGINES, SolveResult, Verdict, check_engine, check_limits, hint, solve
-from .solver.native import AVAILABLE as NATIVE_AVAILABLE
-from .solver.native import IMPORT_ERROR
+from ..board import Board
+from ..errors import BakersError
+from ..solver import ENGINES, SolveResult, Verdict, check_engine, check_limits, hint, solve
+from ..solver.native import AVAILABLE as NATIVE_AVAILABLE
+from ..solver.native import IMPORT_ERROR
+from .common import GAME_NAMES, load_board
 
 _noted = False
 
@@ -26,10 +26,7 @@ def engine_in_use(engine: str | None) -> str:
     stderr when that is the Python engine because the native core is not
     built here. Raises ``BakersError`` for an engine that is not available."""
     global _noted
-    try:
-        chosen = check_engine(engine)
-    except ValueError as exc:
-        raise BakersError(str(exc)) from None
+    chosen = check_engine(engine)
     if engine is None and not NATIVE_AVAILABLE and not _noted:
         _noted = True
         click.echo("bakers: the native solver core is not built here "
@@ -102,10 +99,7 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
     """
     board = _position(game, path, deal, cells)
     engine = engine_in_use(engine)
-    try:
-        check_limits(timeout, max_states, max_memory)
-    except ValueError as exc:
-        raise BakersError(str(exc)) from None
+    check_limits(timeout, max_states, max_memory)
     if exhaustive and engine != "native":
         raise BakersError("--exhaustive needs the native engine")
     result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
@@ -136,10 +130,7 @@ def hint_cmd(path: str, game: str, cells: int | None, budget: float, engine: str
     """The next move of a winning line from the position in PATH (- for
     standard input), or "no winning line from here" when it is lost."""
     board = load_board(path, game, cells)
-    try:
-        check_limits(budget, None, None)
-    except ValueError as exc:
-        raise BakersError(f"--budget: {exc}") from None
+    check_limits(budget, None, None)
     result = hint(board, budget=budget, engine=engine_in_use(engine))
     if as_json:
         click.echo(json.dumps({

@@ -8,10 +8,10 @@ import math
 
 import click
 
-from .cli_common import GAME_NAMES, read_text
-from .errors import BakersError
-from .record import GameRecord
-from .solver.study import DEFAULT_BUDGET, analyse, rate_deal
+from ..errors import BakersError
+from ..record import GameRecord
+from ..solver.study import DEFAULT_BUDGET, analyse, rate_deal
+from .common import GAME_NAMES, read_text
 
 
 def _budget(timeout: float) -> float:

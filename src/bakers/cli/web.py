@@ -13,8 +13,8 @@ from typing import Any
 import click
 from sqlalchemy.exc import SQLAlchemyError
 
-from .errors import BakersError
-from .store import normalize_db_url
+from ..errors import BakersError
+from ..store import normalize_db_url
 
 SETTINGS_ENV = "BAKERS_SERVE_SETTINGS"  # how the worker processes get the settings
 KEEP_ALIVE = 5  # seconds an idle kept-alive connection stays open
@@ -108,7 +108,7 @@ def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
 
     import uvicorn
 
-    from .web.protocol import HeaderTimeoutProtocol
+    from ..web.protocol import HeaderTimeoutProtocol
 
     for name, value in (("--games-per-minute", games_per_minute),
                         ("--hints-per-minute", hints_per_minute)):
@@ -155,8 +155,8 @@ def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
 
 def _open(settings: dict[str, Any]) -> Any:
     """The app for ``settings``; a database that cannot be opened is one line."""
-    from .web import create_app
-    from .web.limits import Limits
+    from ..web import create_app
+    from ..web.limits import Limits
 
     try:
         return create_app(

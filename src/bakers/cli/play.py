@@ -1,86 +1,18 @@
-"""The ``bakers`` command line: a thin face over the library.
-
-Every error from bad input prints one line and exits with status 2.
-"""
+"""The commands of the rules engine: deal, show, check, replay."""
 
 from __future__ import annotations
 
-import importlib
-import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.text import Text
 
-from .board import Board
-from .cli_common import (
-    GAME_NAMES,
-    board_of_unknown_game,
-    fail,
-    load_board,
-    quiet_broken_pipe,
-    read_text,
-)
-from .errors import BakersError
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-# the helpers stay importable from here for the command modules that did so
-__all__ = ["GAME_NAMES", "cli", "draw", "fail", "load_board", "main", "read_text"]
+from ..board import Board
+from .common import GAME_NAMES, board_of_unknown_game, load_board, read_text
 
 
-# The commands of the other faces, by the module that holds them: a module is
-# imported only when one of its commands runs (or help lists them all), so a
-# command pays only for the libraries it uses (the server's, the atlas's).
-COMMAND_MODULES = {
-    "solve": "cli_solver", "hint": "cli_solver",
-    "survey": "cli_survey",
-    "serve": "cli_web",
-    "atlas": "cli_atlas",
-    "analyse": "cli_study", "rate": "cli_study",
-}
-
-
-class BakersGroup(click.Group):
-    """Turns library errors into one-line messages with exit status 2, and
-    loads the other faces' commands on first use."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *COMMAND_MODULES})
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        command = super().get_command(ctx, cmd_name)
-        if command is None and cmd_name in COMMAND_MODULES:
-            module = importlib.import_module(f"{__package__}.{COMMAND_MODULES[cmd_name]}")
-            for found in module.COMMANDS:
-                if found.name not in self.commands:
-                    self.add_command(found)
-            command = super().get_command(ctx, cmd_name)
-        return command
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except BakersError as exc:
-            fail(str(exc))
-        except BrokenPipeError:
-            quiet_broken_pipe()
-        except OSError as exc:
-            fail(f"{getattr(exc, 'filename', None) or 'file'}: {exc.strerror or exc}")
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
-
-
-@click.group(cls=BakersGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="bakers")
-def cli() -> None:
-    """Play, solve and study Baker's Game, FreeCell and Baker's Dozen."""
-
-
-@cli.command()
+@click.command()
 @click.argument("game")
 @click.argument("number")
 @click.option("--cells", type=int, default=None, help="free cells (0-8; default 4)")
@@ -115,7 +47,7 @@ def draw(board: Board, ascii_only: bool = False, named: bool = True) -> Text:
             out.append(" ")
         out.append("\n")
     out.append("foundations ")
-    from .cards import Card, Suit
+    from ..cards import Card, Suit
     for s in (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES):
         r = board.foundations[s]
         if r:
@@ -124,7 +56,7 @@ def draw(board: Board, ascii_only: bool = False, named: bool = True) -> Text:
             out.append(f"[ {s.letter if ascii_only else s.symbol}]", style="dim")
         out.append(" ")
     out.append("\n\n")
-    from .notation import COLUMN_LETTERS
+    from ..notation import COLUMN_LETTERS
     out.append("  ".join(f"{COLUMN_LETTERS[i]:^4}" for i in range(g.columns)).rstrip() + "\n")
     depth = max((len(c) for c in board.columns), default=0)
     for row in range(depth):
@@ -143,7 +75,7 @@ def draw(board: Board, ascii_only: bool = False, named: bool = True) -> Text:
     return out
 
 
-@cli.command()
+@click.command()
 @click.argument("path", default="-")
 @click.option("--game", default=None, help=GAME_NAMES + " (default: as a game record says, "
               "else no game name)")
@@ -152,7 +84,7 @@ def draw(board: Board, ascii_only: bool = False, named: bool = True) -> Text:
 def show(path: str, game: str | None, cells: int | None, ascii_only: bool) -> None:
     """Draw the position in PATH (or stdin) in the terminal: board text, or a
     game record (its last position)."""
-    from .record import GameRecord
+    from ..record import GameRecord
 
     text = read_text(path)
     named = True
@@ -167,7 +99,7 @@ def show(path: str, game: str | None, cells: int | None, ascii_only: bool) -> No
     console.print(draw(board, ascii_only, named), end="")
 
 
-@cli.command()
+@click.command()
 @click.argument("path", default="-")
 @click.option("--game", default="freecell", show_default=True, help=GAME_NAMES)
 @click.option("--cells", type=int, default=None)
@@ -179,42 +111,14 @@ def check(path: str, game: str, cells: int | None) -> None:
     click.echo(f"ok: a valid {board.game.title} position ({state})")
 
 
-@cli.command()
+@click.command()
 @click.argument("path", default="-")
 def replay(path: str) -> None:
     """Replay a game record and print the final position."""
-    from .record import GameRecord
+    from ..record import GameRecord
     board = GameRecord.from_text(read_text(path)).replay()
     click.echo(board.to_text(), nl=False)
     click.echo("won" if board.is_won() else f"{board.cards_home()}/52 home", err=True)
 
 
-def add_commands() -> None:
-    """Add every command of the other faces now (the group otherwise loads
-    each on first use; see ``COMMAND_MODULES``)."""
-    for module_name in sorted(set(COMMAND_MODULES.values())):
-        module = importlib.import_module(f"{__package__}.{module_name}")
-        for command in module.COMMANDS:
-            if command.name not in cli.commands:
-                cli.add_command(command)
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Entry point: click's usage errors become one line and exit 2 too."""
-    try:
-        cli.main(args=argv, prog_name="bakers", standalone_mode=False)
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else str(exc))
-        sys.exit(0)
-    except click.UsageError as exc:
-        hint = f" (see 'bakers {exc.ctx.info_name} --help')" if exc.ctx and exc.ctx.parent else \
-            " (see 'bakers --help')"
-        fail(exc.format_message().replace("\n", " ") + hint)
-    except click.ClickException as exc:
-        fail(exc.format_message().replace("\n", " "))
-    except BrokenPipeError:
-        quiet_broken_pipe()
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(1)
-
+COMMANDS = [deal, show, check, replay]

@@ -19,11 +19,11 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .cli_solver import engine_in_use
-from .deals import parse_deal_number
-from .games import GAMES, find_game
-from .solver import ENGINES, check_limits
-from .survey import DealResult, Limits, Summary, SurveyError, check_range, survey
+from ..deals import parse_deal_number
+from ..games import GAMES, find_game
+from ..solver import ENGINES
+from ..survey import DealResult, Limits, Summary, SurveyError, check_range, survey
+from .solver import engine_in_use
 
 
 def _fmt_seconds(seconds: float | None) -> str:
@@ -112,23 +112,10 @@ def survey_cmd(game: str, first: str, last: str, cells: int | None, workers: int
         workers = os.cpu_count() or 1
     if workers < 1:
         raise SurveyError("--workers must be at least 1")
-    try:
-        check_limits(timeout, max_states, None)
-    except ValueError as exc:
-        raise SurveyError(f"--timeout/--max-states: {exc}") from None
-    if max_memory is not None and max_memory < 16:
-        raise SurveyError("--max-memory must be at least 16 (MB)")
     path = out or f"{g.name}_{g.cells}cells.csv"
-    engine = engine_in_use(engine)
-    if check == "core" and engine != "native":
-        raise SurveyError("--check core needs the native engine")
-    if short:
-        try:
-            check_limits(short_seconds, None, None)
-        except ValueError as exc:
-            raise SurveyError(f"--short-seconds: {exc}") from None
-    limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
-                    engine=engine, check=check, short_seconds=short_seconds if short else None)
+    limits = Limits.asked(timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
+                          engine=engine_in_use(engine), check=check,
+                          short_seconds=short_seconds if short else None)
 
     err = Console(stderr=True)
     counts = {"winnable": 0, "impossible": 0, "unknown": 0}

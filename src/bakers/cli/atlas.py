@@ -8,25 +8,18 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn
 from rich.table import Table
 
-from .atlas import AtlasError, Request, open_store, parse_cells, parse_deals, parse_games
-from .atlas.plan import game_cells
-from .atlas.run import (
-    PROOF_MEMORY_CLUSTER,
-    Tier,
-    dask_executor,
-    default_proof_memory,
-    default_workers,
-    run_atlas,
-)
-from .atlas.store import ResultRow
-from .games import GAMES
-from .survey import Limits
+from ..atlas import AtlasError, RunOptions, open_store
+from ..atlas.plan import game_cells
+from ..atlas.run import Tier, dask_executor, default_workers, run_atlas
+from ..atlas.store import ResultRow
+from ..games import GAMES
 
 
 def _label(game: str, cells: int) -> str:
@@ -80,11 +73,8 @@ def atlas() -> None:
               "(default: the other engine, where both are built)")
 @click.option("--json", "as_json", is_flag=True, help="print the run's summary as JSON")
 @click.option("--no-progress", is_flag=True, help="no progress bars")
-def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: str | None,
-            workers: int | None, chunk: int | None, max_states: int, retry_max_states: int,
-            max_memory: int, proof_max_states: int, proof_memory: int | None,
-            timeout: float | None, retry_unknown: bool, engine: str | None,
-            fallback_engine: str | None, as_json: bool, no_progress: bool) -> None:
+def run_cmd(out: str, scheduler: str | None, as_json: bool, no_progress: bool,
+            **options: Any) -> None:
     """Solve every game × cells × deal asked for that the atlas file lacks.
 
     For FreeCell and Baker's Game each deal is solved at as few cell counts
@@ -92,40 +82,10 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
     left unknown are retried with the larger budget. Stop it at any time:
     the same command resumes.
     """
-    names = parse_games(games)
-    cells = parse_cells(cells_text)
-    first, last = parse_deals(deals_text)
-    if workers is not None and workers < 1:
-        raise AtlasError("--workers must be at least 1")
-    if chunk is not None and chunk < 1:
-        raise AtlasError("--chunk must be at least 1")
-    if max_states < 1 or retry_max_states < 0 or proof_max_states < 0:
-        raise AtlasError("--max-states must be at least 1, --retry-max-states and "
-                         "--proof-max-states at least 0")
-    if max_memory < 16 or (proof_memory is not None and proof_memory < 16):
-        raise AtlasError("--max-memory and --proof-memory must be at least 16 (MB)")
-    if timeout is not None and not timeout > 0:
-        raise AtlasError("--timeout must be a positive number of seconds")
-    from .solver import check_engine, default_engine
-    try:
-        main_engine = check_engine(engine)
-    except ValueError as exc:
-        raise AtlasError(str(exc)) from None
-    if fallback_engine is None:  # the other engine, where it is built
-        other = "python" if main_engine == "native" else "native"
-        fallback_engine = other if other == "python" or default_engine() == "native" else "none"
-    limits = Limits(timeout=timeout, max_states=max_states, max_memory_mb=max_memory)
-    retry = (Limits(timeout=timeout, max_states=retry_max_states, max_memory_mb=max_memory)
-             if retry_max_states else None)
-    if proof_memory is None:
-        proof_memory = (PROOF_MEMORY_CLUSTER if scheduler is not None
-                        else default_proof_memory(workers or default_workers()))
-    proof = (Limits(timeout=timeout, max_states=proof_max_states, max_memory_mb=proof_memory,
-                    search="exhaustive") if proof_max_states else None)
-    request = Request(tuple(names), tuple(cells), first, last, limits, retry,
-                      retry_unknown=retry_unknown, chunk=chunk, engine=engine,
-                      fallback_engine=None if fallback_engine == "none" else fallback_engine,
-                      proof_limits=proof)
+    asked = RunOptions(**options)
+    request = asked.request(on_cluster=scheduler is not None)
+    names, cells, first, last = request.games, request.cells, request.first, request.last
+    workers = asked.workers
 
     err = Console(stderr=True)
     progress = Progress(TextColumn("{task.description:<24}"), BarColumn(),
@@ -226,7 +186,7 @@ def run_cmd(games: str, cells_text: str, deals_text: str, out: str, scheduler: s
 def report_cmd(path: str, html_out: str | None, md_out: str | None, hardest: int) -> None:
     """Tables, intervals, comparisons and plots from the atlas file PATH
     (Markdown on standard output when neither --html nor --markdown is given)."""
-    from .atlas.report import gather, html_page, markdown
+    from ..atlas.report import gather, html_page, markdown
 
     if hardest < 0:
         raise AtlasError("--hardest must be at least 0")
@@ -250,7 +210,7 @@ def report_cmd(path: str, html_out: str | None, md_out: str | None, hardest: int
 def export_cmd(path: str, out: str) -> None:
     """Every row of the atlas file PATH as CSV:
     game,cells,deal,verdict,how,states,seconds."""
-    from .atlas.report import export_rows
+    from ..atlas.report import export_rows
 
     with open_store(path, create=False) as store:
         if out == "-":
