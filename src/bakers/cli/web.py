@@ -142,7 +142,7 @@ def serve_cmd(host: str, port: int, db: str | None, open_browser: bool,
     try:
         if workers > 1:
             from uvicorn.supervisors import Multiprocess
-            config = uvicorn.Config("bakers.cli_web:app_from_env", factory=True,
+            config = uvicorn.Config("bakers.cli.web:app_from_env", factory=True,
                                     workers=workers, **options)
             Multiprocess(config, sockets=[sock]).run()
         else:
