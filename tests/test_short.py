@@ -13,7 +13,8 @@ import os
 import pytest
 
 from bakers import Board
-from bakers.solver import Verdict, native, player_moves, solve
+from bakers.notation import count_player_moves as player_moves
+from bakers.solver import Verdict, native, solve
 
 if not native.AVAILABLE:
     if os.environ.get("BAKERS_REQUIRE_NATIVE"):

@@ -13,14 +13,13 @@ from conftest import fc_solve_verdict
 from helpers import bakers
 
 from bakers.board import Board
-from bakers.notation import Move
+from bakers.notation import Move, count_player_moves
 from bakers.record import GameRecord
 from bakers.solver import Verdict, solve
 from bakers.solver.study import (
     SHOW_SHORT_SECONDS,
     analyse,
     band_of,
-    count_player_moves,
     difficulty_score,
     positions_of,
     rate,

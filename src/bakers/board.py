@@ -622,32 +622,13 @@ class Board:
         pos = self.position
         cells = [i for i, c in enumerate(pos.cells) if c is None]
         empties = [i for i, col in enumerate(pos.columns) if not col and i != move.dst.index]
-        out: list[Move] = []
-        self._supermove(n, move.src.index, move.dst.index, cells, empties, out)
+        out = run_moves(n, move.src.index, move.dst.index, cells, empties)
         check = self.copy(stack=False)
         for single in out:
             check.push(single)
         if check.position != self._apply(move):
             raise AssertionError("run expansion did not reproduce the run move")
         return out
-
-    def _supermove(self, n: int, src: int, dst: int, cells: list[int],
-                   empties: list[int], out: list[Move]) -> None:
-        if n <= len(cells) + 1:
-            used = cells[: n - 1]
-            for ci in used:
-                out.append(Move(Place.column(src), Place.cell(ci), 1))
-            out.append(Move(Place.column(src), Place.column(dst), 1))
-            for ci in reversed(used):
-                out.append(Move(Place.cell(ci), Place.column(dst), 1))
-            return
-        # park the upper part in an empty column, move the rest, bring it back
-        spare, rest = empties[0], empties[1:]
-        part = (len(cells) + 1) * 2 ** len(rest)
-        part = min(part, n - 1)
-        self._supermove(part, src, spare, cells, rest, out)
-        self._supermove(n - part, src, dst, cells, rest, out)
-        self._supermove(part, spare, dst, cells, rest, out)
 
     def describe_move(self, move: Move) -> str:
         """'7♥ from column 3 to free cell a' — for announcements."""
@@ -676,4 +657,37 @@ class Board:
         return f"Board.from_text({self.to_text()!r}, game={self.game.name!r})"
 
 
-__all__ = ["Board", "Build", "LegalMoves", "Suit"]
+
+
+def run_moves(n: int, src: int, dst: int, cells: list[int], empties: list[int]) -> list[Move]:
+    """The single-card moves that carry the top ``n`` cards of column ``src``
+    onto column ``dst`` through the free cells ``cells`` and the empty columns
+    ``empties`` (indices): the standard recursion, which parks the upper part
+    of the run in an empty column, moves the rest, and brings it back. The
+    one expansion of a run move: the rules engine's and the solver's.
+
+    >>> [m.notation() for m in run_moves(3, 0, 1, [0], [2])]
+    ['1a', '13', 'a3', '12', '3a', '32', 'a2']
+    """
+    out: list[Move] = []
+
+    def carry(n: int, src: int, dst: int, empties: list[int]) -> None:
+        if n <= len(cells) + 1:
+            used = cells[: n - 1]
+            for ci in used:
+                out.append(Move(Place.column(src), Place.cell(ci), 1))
+            out.append(Move(Place.column(src), Place.column(dst), 1))
+            for ci in reversed(used):
+                out.append(Move(Place.cell(ci), Place.column(dst), 1))
+            return
+        spare, rest = empties[0], empties[1:]
+        part = min((len(cells) + 1) * 2 ** len(rest), n - 1)
+        carry(part, src, spare, rest)
+        carry(n - part, src, dst, rest)
+        carry(part, spare, dst, rest)
+
+    carry(n, src, dst, empties)
+    return out
+
+
+__all__ = ["Board", "Build", "LegalMoves", "Suit", "run_moves"]

@@ -182,6 +182,17 @@ class Position:
 FOUNDATION_ORDER = (Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES)
 
 
+def count_player_moves(moves: Iterable[Move]) -> int:
+    """The moves a player makes: every move that does not go to a foundation
+    (a run moved at once counts one). Lines are measured in these everywhere
+    (the solver's short lines, analysis, ratings, surveys).
+
+    >>> count_player_moves([Move.from_str("3a"), Move.from_str("5h"), Move.from_str("36")])
+    2
+    """
+    return sum(1 for m in moves if not m.dst.is_foundation)
+
+
 def format_position(pos: Position, unicode: bool = False) -> str:
     """Freecell Solver board text; the bare column lines (as
     ``make-microsoft-freecell-board -t`` prints them) when nothing is home or in

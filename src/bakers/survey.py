@@ -37,9 +37,9 @@ except ImportError:  # not on Windows
 from .board import Board
 from .errors import BakersError
 from .games import GAMES, Game, find_game
-from .solver import Decision, Verdict, check_engine, decide_deal, decide_deals, solve
+from .solver import Decision, check_engine, decide_deal, decide_deals, solve
+from .verdicts import VERDICTS, Limits, Verdict
 
-VERDICTS = ("winnable", "impossible", "unknown")
 CSV_FIELDS = ("game", "cells", "deal", "verdict", "moves", "single_moves",
               "states", "seconds", "limit", "player_moves")
 # files written before player moves were recorded: still read and extended
@@ -53,53 +53,6 @@ class SurveyError(BakersError):
 
 
 # --- one deal ----------------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True)
-class Limits:
-    """The solver's limits for each deal (``None``: no limit), and how it
-    runs: ``engine`` (``None``: native where built) and ``check``, what
-    replays each winning line before it counts (``None``: the compiled
-    core's line checker with the native engine, the rules engine with the
-    Python one; see :func:`bakers.solver.solve`)."""
-
-    timeout: float | None = None
-    max_states: int | None = 3_000_000
-    max_memory_mb: int | None = 4096
-    engine: str | None = None
-    check: str | None = None
-    short_seconds: float | None = None  # the short-line search's time per deal
-    search: str = "portfolio"  # or "exhaustive": see bakers.solver.solve
-
-    @classmethod
-    def asked(cls, *, timeout: float | None, max_states: int | None,
-              max_memory_mb: int | None, engine: str, check: str | None,
-              short_seconds: float | None) -> Limits:
-        """Limits as a person asked for them on the command line, each checked:
-        :class:`SurveyError` names the option at fault.
-
-        >>> Limits.asked(timeout=None, max_states=0, max_memory_mb=None, engine="python",
-        ...              check=None, short_seconds=None)
-        Traceback (most recent call last):
-        bakers.survey.SurveyError: --timeout/--max-states: the state limit must be at least 1, not 0
-        """
-        from .solver import check_limits
-
-        try:
-            check_limits(timeout, max_states, None)
-        except ValueError as exc:
-            raise SurveyError(f"--timeout/--max-states: {exc}") from None
-        if max_memory_mb is not None and max_memory_mb < 16:
-            raise SurveyError("--max-memory must be at least 16 (MB)")
-        if check == "core" and engine != "native":
-            raise SurveyError("--check core needs the native engine")
-        if short_seconds is not None:
-            try:
-                check_limits(short_seconds, None, None)
-            except ValueError as exc:
-                raise SurveyError(f"--short-seconds: {exc}") from None
-        return cls(timeout=timeout, max_states=max_states, max_memory_mb=max_memory_mb,
-                   engine=engine, check=check, short_seconds=short_seconds)
-
 
 @dataclasses.dataclass(frozen=True)
 class DealResult:

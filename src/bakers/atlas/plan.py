@@ -29,9 +29,10 @@ import functools
 from collections.abc import Iterable, Mapping
 
 from ..games import GAMES
+from ..verdicts import VERDICTS
 from .errors import AtlasError
 
-WINNABLE, IMPOSSIBLE, UNKNOWN = "winnable", "impossible", "unknown"
+WINNABLE, IMPOSSIBLE, UNKNOWN = VERDICTS  # the words the atlas stores
 MAX_CELLS = 8
 NEVER = MAX_CELLS + 1  # the threshold of a deal that no cell count up to 8 wins
 

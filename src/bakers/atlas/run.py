@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
-from ..survey import Limits
+from ..verdicts import Limits
 from .errors import AtlasError
 from .plan import UNKNOWN, game_cells, next_cells, parse_cells, parse_deals, parse_games
 from .store import AtlasStore, Known, ResultRow

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..survey import Limits
+from ..verdicts import Limits
 from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, infer
 from .work import Attempt, budget_key, search_of

@@ -15,7 +15,8 @@ import time
 
 from .. import __version__
 from ..board import Board
-from ..survey import Limits, cpu_seconds
+from ..survey import cpu_seconds
+from ..verdicts import Limits
 from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, next_cells
 

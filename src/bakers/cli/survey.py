@@ -22,7 +22,8 @@ from rich.table import Table
 from ..deals import parse_deal_number
 from ..games import GAMES, find_game
 from ..solver import ENGINES
-from ..survey import DealResult, Limits, Summary, SurveyError, check_range, survey
+from ..survey import DealResult, Summary, SurveyError, check_range, survey
+from ..verdicts import Limits
 from .solver import engine_in_use
 
 

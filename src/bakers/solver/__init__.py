@@ -26,13 +26,20 @@ Verdicts
 
 Engines
 -------
-Two engines run the same searches under the same pruning rules: ``native``
-(``_native.c``, the default wherever it was built; see ``native.py``) and
+Two engines run searches of the same kinds under the same pruning rules,
+each with its own copy of the rules, both held to the rules engine by
+differential tests (``tests/test_native.py``): ``native`` (the C core behind
+``_native.c``, the default wherever it was built; see ``native.py``) and
 ``python`` (``engine.py``, the reference). The native core keeps a position
 as 52 bytes, one per card — the card beneath it, or column bottom, cell or
 home — which is its canonical key as it stands; the Python engine's key is
-described next. ``solve(..., lines="short")`` adds the native search for the
-fewest player moves (``api.py``).
+described next. Their portfolios differ on purpose, each tuned for its own
+engine (``engine.portfolio``; ``native.Portfolio``: more beam widths, several
+weightings in Baker's Dozen, a rival search in FreeCell). Only the native
+engine has the short-line search (``solve(..., lines="short")``) and the
+exhaustive search. Either way ``api.py`` turns the engine's line into board
+moves and replays them through the rules engine (or, for surveys, the core's
+own line checker) before it says *winnable*.
 
 The search
 ----------
@@ -194,10 +201,9 @@ from .api import (
     decide_deals,
     default_engine,
     hint,
-    player_moves,
     solve,
 )
 
 __all__ = ["ENGINES", "LINES", "SEARCHES", "Decision", "HintResult", "SolveResult", "Verdict",
            "check_engine", "check_limits", "decide_deal", "decide_deals", "default_engine", "hint",
-           "player_moves", "solve"]
+           "solve"]

@@ -1,59 +1,66 @@
-"""``solve`` and ``hint``: the engine's verdict turned into checked moves.
+"""``solve`` and ``hint``: an engine's verdict turned into checked moves.
 
-A winning line comes out of the engine as a list of state keys. A light copy
-of the position (in the board's own column and cell order) reads each step off
-the difference between two keys — which card moved, how many, where to — and
-writes it as a board move, run moves expanded into single moves through free
-cells and empty columns as the rules engine does. Both lists are then replayed
-on fresh boards with ``Board.push`` before ``solve`` says *winnable*.
+:class:`SolveRequest` checks what is asked once; a search per engine
+(``SEARCH_BY_ENGINE``) finds a verdict; a win's line is then made and
+replayed before it is believed.
+
+* The native engine (``native.py``, the C core) gives its line as card moves
+  (card, count, destination), which ``native.play_line`` plays on the
+  position in the board's own column and cell order.
+* The Python engine (``engine.py``) gives a list of state keys; a light copy
+  of the position (``_Sim``) reads each step off the difference between two
+  keys — which card moved, how many, where to.
+
+Run moves become single moves through the rules engine's one expansion
+(:func:`bakers.board.run_moves`) on the Python side, and through the core's
+own copy on the native side. Both lists are then replayed on fresh boards
+with ``Board.push`` (or, with ``check="core"``, by the core's line checker)
+before ``solve`` says *winnable*.
 """
 
 from __future__ import annotations
 
 import collections
 import dataclasses
-import enum
 import functools
 import itertools
 import math
 import os
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from ..board import Board
+from ..board import Board, run_moves
 from ..cards import Card
 from ..errors import SolverError
-from ..games import Build, Game
-from ..notation import Move, Place, PlaceKind, Position
+from ..games import Game
+from ..notation import Move, Place, PlaceKind, Position, count_player_moves
+from ..verdicts import Verdict, check_limits, limit_text
 from .engine import (
-    BEAM_WEIGHTS,
     NCARDS,
     SEP,
     TO_CELL,
     TO_EMPTY,
     TO_FOUNDATION,
-    BestFirst,
     Budget,
-    Outcome,
     Rules,
     Weights,
-    beam,
+    portfolio,
     tables,
 )
 from .native import AVAILABLE as NATIVE_AVAILABLE
-from .native import Checked as NativeChecked
 from .native import (
+    CardLine,
     Portfolio,
     as_moves,
     check_line,
-    placed_player_moves,
     play_line,
     play_line_places,
     search_checked,
     search_deals,
     short_search,
 )
+from .native import Checked as NativeChecked
 from .native import deal_args as native_deal_args
 from .native import exhaust as native_exhaust
 from .native import search as native_search
@@ -64,10 +71,6 @@ SHORT_SECONDS = 2.0   # the short search's time when no timeout is given
 HINT_SHORT_SECONDS = 0.03  # and within a hint,
 HINT_SHORT_UNTIL = 0.04  # ending this long after the hint was asked for at the latest
 
-
-def player_moves(moves: tuple[Move, ...]) -> int:
-    """Moves that do not go to a foundation (a run moved at once counts one)."""
-    return sum(1 for m in moves if not m.dst.is_foundation)
 
 ENGINES = ("native", "python")
 
@@ -91,25 +94,6 @@ def check_engine(engine: str | None) -> str:
     if engine == "native" and not NATIVE_AVAILABLE:
         raise SolverError("the native solver core is not built here; use --engine python")
     return engine
-
-
-def check_limits(timeout: float | None, max_states: int | None,
-                 max_memory_mb: int | None) -> None:
-    """Raise :class:`SolverError` unless every limit given is finite and positive."""
-    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
-        raise SolverError(f"the timeout must be a finite number of seconds above 0, not {timeout}")
-    if max_states is not None and max_states < 1:
-        raise SolverError(f"the state limit must be at least 1, not {max_states}")
-    if max_memory_mb is not None and max_memory_mb < 1:
-        raise SolverError(f"the memory limit must be at least 1 MB, not {max_memory_mb}")
-
-
-class Verdict(enum.StrEnum):
-    """The solver's answer about a position."""
-
-    WINNABLE = "winnable"
-    IMPOSSIBLE = "impossible"
-    UNKNOWN = "unknown"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -184,13 +168,6 @@ NO_WINNING_LINE = "no winning line from here"
 
 _tables = functools.cache(tables)
 
-# The portfolio: a complete best-first search first; if its first budget runs
-# out, beam searches (incomplete, but quick to find wins in huge spaces); then
-# the best-first search again with all that is left.
-FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
-BEAMS = (300, 1000, 3000, 10_000)
-
-
 def _rules(game: Game, weights: Weights | None = None) -> Rules:
     """Fresh rules (with empty per-column caches) for one solve."""
     return Rules(game, _tables(game.build), weights)
@@ -203,24 +180,6 @@ def _root_key(rules: Rules, board: Board) -> bytes:
     cols = [bytes(c.index for c in col) for col in pos.columns]
     cells, cols = rules.close(fnd, cells, cols)
     return rules.make_key(fnd, cells, cols)
-
-
-def _search(rules: Rules, root: bytes, budget: Budget) -> Outcome:
-    """Run the portfolio until a verdict or a limit."""
-    main = BestFirst(rules, root)
-    outcome = main.run(budget, FIRST_STAGE[rules.can_fill])
-    if outcome.limit != "stage":
-        return outcome
-    beam_weights = (BEAM_WEIGHTS if rules.game.build is Build.ANY_SUIT
-                    else (rules.weights,))
-    budget.stored = len(main.seen)
-    for width in BEAMS:
-        for weights in beam_weights:
-            outcome = beam(rules.reweighted(weights), root, width, budget)
-            if outcome.line is not None or outcome.limit is not None:
-                return outcome
-    budget.stored = 0
-    return main.run(budget)
 
 
 class _Sim:
@@ -295,24 +254,8 @@ class _Sim:
             return
         free = [i for i, c in enumerate(self.cells) if c < 0]
         empties = [j for j, col in enumerate(self.cols) if not col and j != target.index]
-        self._run(count, src.index, target.index, free, empties)
-
-    def _run(self, n: int, src: int, dst: int, free: list[int], empties: list[int]) -> None:
-        """A run of ``n`` cards as single moves: through the free cells, and by
-        parking part of it in an empty column (the standard recursion)."""
-        if n <= len(free) + 1:
-            used = free[: n - 1]
-            for ci in used:
-                self._single(Place.column(src), Place.cell(ci))
-            self._single(Place.column(src), Place.column(dst))
-            for ci in reversed(used):
-                self._single(Place.cell(ci), Place.column(dst))
-            return
-        spare, rest = empties[0], empties[1:]
-        part = min((len(free) + 1) * 2 ** len(rest), n - 1)
-        self._run(part, src, spare, free, rest)
-        self._run(n - part, src, dst, free, rest)
-        self._run(part, spare, dst, free, rest)
+        for single in run_moves(count, src.index, target.index, free, empties):
+            self._single(single.src, single.dst)
 
     def ready(self, card: int) -> bool:
         return self.fnd[card & 3] == card >> 2
@@ -396,30 +339,12 @@ def _replay_texts(board: Board, moves: tuple[Move, ...], single: bool = False
     texts: list[str] = []
     try:
         for m in moves:
-            between_columns = m.src.is_column and m.dst.is_column and not single
-            bare: Move | None = None
-            if between_columns:
-                try:
-                    bare = check.resolve(Move(m.src, m.dst, None))
-                except ValueError:
-                    bare = None
+            text = None if single else check.move_text(m)
             played = check.push(m)
-            texts.append(played.notation(with_count=between_columns and bare != played))
+            texts.append(text or played.notation())
     except ValueError:
         return None
     return tuple(texts) if check.is_won() else None
-
-
-def _limit_text(kind: str | None, timeout: float | None, max_states: int | None,
-                max_memory_mb: int | None) -> str | None:
-    """The native core's limit in the Python engine's words."""
-    if kind == "timeout":
-        return f"timeout {timeout:g} s"
-    if kind == "states":
-        return f"state limit {max_states:,}"
-    if kind == "memory":
-        return f"memory limit {max_memory_mb or 0:,} MB"
-    return kind
 
 
 NOT_A_WIN = "the line did not replay to a win"
@@ -440,6 +365,174 @@ def _replays(board: Board, moves: tuple[Move, ...]) -> bool:
     except ValueError:
         return False
     return check.is_won()
+
+
+@dataclasses.dataclass(frozen=True)
+class SolveRequest:
+    """What :func:`solve` is asked, checked once, here: the limits, the engine
+    (resolved: ``None`` becomes the default), what replays the line
+    (``check``), the kind of line (``lines``) and of search (``search``), and
+    the short search's time. Combinations an engine does not offer raise
+    :class:`SolverError`.
+
+    >>> SolveRequest(engine="python", search="exhaustive")
+    Traceback (most recent call last):
+    bakers.errors.SolverError: the exhaustive search needs the native engine
+    """
+
+    timeout: float | None = None
+    max_states: int | None = 3_000_000
+    max_memory_mb: int | None = 4096
+    engine: str | None = None
+    texts: bool = True
+    check: str = "rules"
+    lines: str = "fast"
+    short_seconds: float | None = None
+    short_until: float | None = None
+    search: str = "portfolio"
+
+    def __post_init__(self) -> None:
+        engine = check_engine(self.engine)
+        object.__setattr__(self, "engine", engine)
+        check_limits(self.timeout, self.max_states, self.max_memory_mb)
+        if self.check not in ("rules", "core"):
+            raise SolverError(f"unknown line check {self.check!r}: choose rules or core")
+        if self.check == "core" and engine != "native":
+            raise SolverError("the core's line check needs the native engine")
+        if self.lines not in LINES:
+            raise SolverError(f"unknown lines {self.lines!r}: choose fast or short")
+        if self.search not in SEARCHES:
+            raise SolverError(f"unknown search {self.search!r}: choose {' or '.join(SEARCHES)}")
+        if self.search == "exhaustive" and engine != "native":
+            raise SolverError("the exhaustive search needs the native engine")
+        if self.short_seconds is not None and not (
+                math.isfinite(self.short_seconds) and self.short_seconds >= 0):
+            raise SolverError(f"the short search's time must be finite and positive, "
+                              f"not {self.short_seconds}")
+
+    @property
+    def engine_name(self) -> str:
+        """The engine chosen (the default resolved)."""
+        assert self.engine is not None
+        return self.engine
+
+    def limit(self, kind: str | None) -> str | None:
+        """The words for the native core's limit ``kind``."""
+        return limit_text(kind, self.timeout, self.max_states, self.max_memory_mb)
+
+
+@dataclasses.dataclass
+class _Found:
+    """What an engine's search found: a verdict and its positions; for a win,
+    how to make the line (board moves and single moves) and, on the native
+    engine, the core's line itself (for the core's own check), with what the
+    short search proved."""
+
+    verdict: Verdict
+    states: int
+    limit: str | None = None
+    make_line: Callable[[], tuple[tuple[Move, ...], tuple[Move, ...]]] | None = None
+    card_line: CardLine | None = None
+    exhaustive_line: bool = False
+    optimal: bool = False
+    lower_bound: int | None = None
+
+
+def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
+    """The native engine: the core's portfolio (or its exhaustive search),
+    then with ``lines="short"`` the short search with the time left."""
+    if req.search == "exhaustive":
+        found = native_exhaust(board, timeout=req.timeout, max_states=req.max_states,
+                               max_memory_mb=req.max_memory_mb)
+    else:
+        found = native_search(board, Portfolio.for_game(board.game), timeout=req.timeout,
+                              max_states=req.max_states, max_memory_mb=req.max_memory_mb)
+    states = found.states
+    if found.verdict != "winnable":
+        return _Found(Verdict(found.verdict), states, req.limit(found.limit))
+    assert found.line is not None
+    card_line = found.line
+    optimal, lower_bound = False, None
+    if req.lines == "short":
+        spent = time.perf_counter() - start
+        short_time = (req.short_seconds if req.short_seconds is not None
+                      else req.timeout - spent if req.timeout is not None else SHORT_SECONDS)
+        if req.short_until is not None:
+            short_time = min(short_time, req.short_until - spent)
+        upper = sum(1 for _, _, dst in card_line if dst != -1)
+        if short_time > 0.0005:
+            short = short_search(board, upper, timeout=short_time, max_states=req.max_states,
+                                 max_memory_mb=req.max_memory_mb)
+            states += short.states
+            if short.line is not None:
+                card_line = short.line
+            optimal, lower_bound = short.optimal, short.lower_bound
+    # a line of the exhaustive search is played by its own rules
+    exhaustive_line = req.search == "exhaustive" and card_line is found.line
+    return _Found(Verdict.WINNABLE, states,
+                  make_line=functools.partial(play_line, board, card_line,
+                                              exhaustive=exhaustive_line),
+                  card_line=card_line, exhaustive_line=exhaustive_line,
+                  optimal=optimal, lower_bound=lower_bound)
+
+
+def _python_search(board: Board, req: SolveRequest, start: float) -> _Found:
+    """The Python reference engine: its own portfolio (no short search)."""
+    rules = _rules(board.game)
+    root = _root_key(rules, board)
+    budget = Budget(timeout=req.timeout, max_states=req.max_states,
+                    max_memory_mb=req.max_memory_mb)
+    outcome = portfolio(rules, root, budget)
+    if outcome.line is None:
+        verdict = Verdict.IMPOSSIBLE if outcome.exhausted else Verdict.UNKNOWN
+        return _Found(verdict, budget.states, outcome.limit)
+    return _Found(Verdict.WINNABLE, budget.states,
+                  make_line=functools.partial(_board_line, rules, board, outcome.line))
+
+
+SEARCH_BY_ENGINE: dict[str, Callable[[Board, SolveRequest, float], _Found]] = {
+    "native": _native_search, "python": _python_search}
+
+
+def _checked_win(board: Board, req: SolveRequest, found: _Found, start: float) -> SolveResult:
+    """A win's line made and replayed — by the rules engine, or by the core's
+    line checker — before it is believed; a line that fails gives *unknown*."""
+    move_texts: tuple[str, ...] = ()
+    single_texts: tuple[str, ...] = ()
+    problem = NOT_A_WIN
+    try:
+        if req.check == "core":
+            assert found.card_line is not None
+            placed, placed_singles = play_line_places(board, found.card_line,
+                                                      exhaustive=found.exhaustive_line)
+            ok = check_line(board, placed_singles)
+            moves, singles = as_moves(placed), as_moves(placed_singles)
+        else:
+            assert found.make_line is not None
+            moves, singles = found.make_line()
+            if req.texts:
+                replayed = _replay_texts(board, moves)
+                single_replayed = (_replay_texts(board, singles, single=True)
+                                   if replayed is not None else None)
+                ok = replayed is not None and single_replayed is not None
+                move_texts = replayed or ()
+                single_texts = single_replayed or ()
+            else:
+                ok = _replays(board, moves)
+    except Exception as exc:  # a solver bug: say unknown, never a wrong verdict
+        ok, problem = False, f"{type(exc).__name__}: {exc}"
+    if not ok:
+        return SolveResult(Verdict.UNKNOWN, states=found.states,
+                           seconds=time.perf_counter() - start,
+                           limit=_check_failed(problem), engine=req.engine_name)
+    count = count_player_moves(moves)
+    optimal, lower_bound = found.optimal, found.lower_bound
+    if lower_bound is not None and lower_bound > count:
+        optimal, lower_bound = False, None  # never claim what the line contradicts
+    optimal = optimal and lower_bound == count
+    return SolveResult(Verdict.WINNABLE, moves, singles, found.states,
+                       time.perf_counter() - start, None, move_texts, single_texts, req.engine_name,
+                       count, optimal, lower_bound)
 
 
 def solve(board: Board, *, timeout: float | None = None,
@@ -485,101 +578,14 @@ def solve(board: Board, *, timeout: float | None = None,
         positive, or a malformed position.
     """
     start = time.perf_counter()
-    engine = check_engine(engine)
-    check_limits(timeout, max_states, max_memory_mb)
-    if check not in ("rules", "core"):
-        raise SolverError(f"unknown line check {check!r}: choose rules or core")
-    if check == "core" and engine != "native":
-        raise SolverError("the core's line check needs the native engine")
-    if lines not in LINES:
-        raise SolverError(f"unknown lines {lines!r}: choose fast or short")
-    if search not in SEARCHES:
-        raise SolverError(f"unknown search {search!r}: choose {' or '.join(SEARCHES)}")
-    if search == "exhaustive" and engine != "native":
-        raise SolverError("the exhaustive search needs the native engine")
-    if short_seconds is not None and not (math.isfinite(short_seconds) and short_seconds >= 0):
-        raise SolverError(f"the short search's time must be finite and positive, "
-                         f"not {short_seconds}")
-    optimal, lower_bound = False, None
-    exhaustive_line = False
-    if engine == "native":
-        if search == "exhaustive":
-            found = native_exhaust(board, timeout=timeout, max_states=max_states,
-                                   max_memory_mb=max_memory_mb)
-        else:
-            found = native_search(board, Portfolio.for_game(board.game), timeout=timeout,
-                                  max_states=max_states, max_memory_mb=max_memory_mb)
-        states = found.states
-        if found.verdict != "winnable":
-            return SolveResult(Verdict(found.verdict), states=states,
-                               seconds=time.perf_counter() - start,
-                               limit=_limit_text(found.limit, timeout, max_states,
-                                                 max_memory_mb),
-                               engine=engine)
-        card_line = found.line
-        if lines == "short":
-            spent = time.perf_counter() - start
-            short_time = (short_seconds if short_seconds is not None
-                          else timeout - spent if timeout is not None else SHORT_SECONDS)
-            if short_until is not None:
-                short_time = min(short_time, short_until - spent)
-            upper = sum(1 for _, _, dst in card_line if dst != -1)
-            if short_time > 0.0005:
-                short = short_search(board, upper, timeout=short_time, max_states=max_states,
-                                     max_memory_mb=max_memory_mb)
-                states += short.states
-                if short.line is not None:
-                    card_line = short.line
-                optimal, lower_bound = short.optimal, short.lower_bound
-        # a line of the exhaustive search is played by its own rules
-        exhaustive_line = search == "exhaustive" and card_line is found.line
-        make_line = functools.partial(play_line, board, card_line, exhaustive=exhaustive_line)
-    else:
-        rules = _rules(board.game)
-        root = _root_key(rules, board)
-        budget = Budget(timeout=timeout, max_states=max_states, max_memory_mb=max_memory_mb)
-        outcome = _search(rules, root, budget)
-        states = budget.states
-        if outcome.line is None:
-            verdict = Verdict.IMPOSSIBLE if outcome.exhausted else Verdict.UNKNOWN
-            return SolveResult(verdict, states=states, seconds=time.perf_counter() - start,
-                               limit=outcome.limit, engine=engine)
-        make_line = functools.partial(_board_line, rules, board, outcome.line)
-    move_texts: tuple[str, ...] = ()
-    single_texts: tuple[str, ...] = ()
-    problem = NOT_A_WIN
-    try:
-        if check == "core":
-            placed, placed_singles = play_line_places(board, card_line,
-                                                      exhaustive=exhaustive_line)
-            ok = check_line(board, placed_singles)
-            moves, singles = as_moves(placed), as_moves(placed_singles)
-            count = placed_player_moves(placed)
-        elif texts:
-            moves, singles = make_line()
-            replayed = _replay_texts(board, moves)
-            single_replayed = (_replay_texts(board, singles, single=True)
-                               if replayed is not None else None)
-            ok = replayed is not None and single_replayed is not None
-            move_texts = replayed or ()
-            single_texts = single_replayed or ()
-        else:
-            moves, singles = make_line()
-            ok = _replays(board, moves)
-    except Exception as exc:  # a solver bug: say unknown, never a wrong verdict
-        ok, problem = False, f"{type(exc).__name__}: {exc}"
-    if not ok:
-        return SolveResult(Verdict.UNKNOWN, states=states,
-                           seconds=time.perf_counter() - start,
-                           limit=_check_failed(problem), engine=engine)
-    if check != "core":
-        count = player_moves(moves)
-    if lower_bound is not None and lower_bound > count:
-        optimal, lower_bound = False, None  # never claim what the line contradicts
-    optimal = optimal and lower_bound == count
-    return SolveResult(Verdict.WINNABLE, moves, singles, states,
-                       time.perf_counter() - start, None, move_texts, single_texts, engine,
-                       count, optimal, lower_bound)
+    req = SolveRequest(timeout, max_states, max_memory_mb, engine, texts, check, lines,
+                       short_seconds, short_until, search)
+    found = SEARCH_BY_ENGINE[req.engine_name](board, req, start)
+    if found.verdict is not Verdict.WINNABLE:
+        return SolveResult(found.verdict, states=found.states,
+                           seconds=time.perf_counter() - start, limit=found.limit,
+                           engine=req.engine_name)
+    return _checked_win(board, req, found, start)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -603,9 +609,9 @@ def decide_deal(game: Game, deal: int, *, timeout: float | None = None,
                 max_memory_mb: int | None = 4096) -> Decision:
     """``solve(Board.deal(game, deal), engine="native", check="core")`` for
     surveys of many deals, which keep only the sizes of each winning line:
-    the core deals nothing itself (the deal's columns come from
-    :mod:`bakers.deals`), and plays its line on the deal's columns and cells
-    and checks it with its line checker without handing it to Python. A line
+    the core deals the deal itself (its copy of the Microsoft shuffle, tested
+    against :mod:`bakers.deals`), plays its line on the deal's columns and
+    cells and checks it with its line checker without handing it to Python. A line
     that does not check gives *unknown*, never a wrong verdict.
 
     :raises SolverError: a limit that is not finite and positive.
@@ -635,7 +641,7 @@ def _decision(found: NativeChecked, seconds: float, timeout: float | None,
               max_states: int | None, max_memory_mb: int | None) -> Decision:
     if found.verdict != "winnable":
         return Decision(Verdict(found.verdict), found.states, seconds,
-                        _limit_text(found.limit, timeout, max_states, max_memory_mb))
+                        limit_text(found.limit, timeout, max_states, max_memory_mb))
     if not found.checked:
         return Decision(Verdict.UNKNOWN, found.states, seconds, _check_failed(NOT_A_WIN))
     return Decision(Verdict.WINNABLE, found.states, seconds, None, found.moves,
@@ -713,4 +719,4 @@ def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintRe
 
 __all__ = ["ENGINES", "LINES", "NCARDS", "SEARCHES", "Decision", "HintResult", "SolveResult",
            "Verdict", "check_engine", "check_limits", "decide_deal", "default_engine", "hint",
-           "player_moves", "solve"]
+           "solve"]

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from types import ModuleType
 
 from ..games import Build, EmptyColumn, Game, RunMoves
+from ..verdicts import limit_text
 
 resource: ModuleType | None
 try:
@@ -617,9 +618,9 @@ class Budget:
     def check(self, stored: int, key_len: int) -> str | None:
         """The limit reached now, if any (called every 256 expansions)."""
         if self.max_states is not None and self.states >= self.max_states:
-            return f"state limit {self.max_states:,}"
+            return limit_text("states", self.timeout, self.max_states, self.max_memory_mb)
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            return f"timeout {self.timeout:g} s"
+            return limit_text("timeout", self.timeout, self.max_states, self.max_memory_mb)
         if self.max_memory_mb is not None and not self.states & 4095:
             # measured: about 150 bytes a position beyond its key (dict slot,
             # frontier entry, share of the column caches)
@@ -627,7 +628,7 @@ class Budget:
             peak = _rss_mb()
             if est > self.max_memory_mb or (peak > self.max_memory_mb
                                             and peak > self.peak_start):
-                return f"memory limit {self.max_memory_mb:,} MB"
+                return limit_text("memory", self.timeout, self.max_states, self.max_memory_mb)
         return None
 
 
@@ -735,3 +736,35 @@ def beam(rules: Rules, root: bytes, width: int, budget: Budget) -> Outcome:
                 nxt.append((h, ck))
         layer = heapq.nsmallest(width, nxt) if len(nxt) > width else nxt
     return Outcome()
+
+
+# --- the portfolio ---------------------------------------------------------------
+# The reference engine's own schedule of searches. The native engine's
+# portfolio is another one (bakers.solver.native.Portfolio: other beam widths,
+# weightings for Baker's Dozen and a rival search in FreeCell): each is tuned
+# for its own engine's speed, and the tests hold their verdicts together, not
+# their schedules.
+
+FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
+BEAMS = (300, 1000, 3000, 10_000)
+
+
+def portfolio(rules: Rules, root: bytes, budget: Budget) -> Outcome:
+    """Run the portfolio until a verdict or a limit: a complete best-first
+    search first; if its first budget runs out, beam searches (incomplete,
+    but quick to find wins in huge spaces); then the best-first search again
+    with all that is left."""
+    main = BestFirst(rules, root)
+    outcome = main.run(budget, FIRST_STAGE[rules.can_fill])
+    if outcome.limit != "stage":
+        return outcome
+    beam_weights = (BEAM_WEIGHTS if rules.game.build is Build.ANY_SUIT
+                    else (rules.weights,))
+    budget.stored = len(main.seen)
+    for width in BEAMS:
+        for weights in beam_weights:
+            outcome = beam(rules.reweighted(weights), root, width, budget)
+            if outcome.line is not None or outcome.limit is not None:
+                return outcome
+    budget.stored = 0
+    return main.run(budget)

@@ -515,11 +515,6 @@ def as_moves(placed: Placed) -> tuple[Move, ...]:
         return tuple([_MOVES[m] if m in _MOVES else _move(*m) for m in placed])
 
 
-def placed_player_moves(placed: Placed) -> int:
-    """Moves of ``placed`` that do not go to a foundation."""
-    return len(placed) - [dst for _, dst, _ in placed].count(PLACE_FOUNDATION)
-
-
 def play_line(board: Board, line: CardLine, *, exhaustive: bool = False
               ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
     """The core's line played from ``board``'s position in its own column and

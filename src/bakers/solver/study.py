@@ -40,7 +40,7 @@ from typing import Any
 
 from ..board import Board
 from ..games import find_game
-from ..notation import Move
+from ..notation import Move, count_player_moves
 from . import SolveResult, Verdict, solve
 
 DEFAULT_BUDGET = 2.0
@@ -50,16 +50,6 @@ SHOW_SHORT_SECONDS = 0.5
 """Seconds the short search spends improving the line "Show solution" plays
 back (on top of the fast search that finds the first line): short enough
 that the table answers at once."""
-
-
-def count_player_moves(moves: Sequence[Move]) -> int:
-    """The moves a player makes: every move that does not go to a
-    foundation (a run moved at once counts one).
-
-    >>> count_player_moves([Move.from_str("3a"), Move.from_str("5h"), Move.from_str("36")])
-    2
-    """
-    return sum(1 for m in moves if not m.dst.is_foundation)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -388,5 +378,5 @@ def rate_deal(game: str, deal: int | str, budget: float = DEFAULT_BUDGET,
 
 __all__ = ["BANDS", "DEFAULT_BUDGET", "SHOW_SHORT_SECONDS", "Analysis", "Line", "LosingMove",
            "Rating", "analyse",
-           "band_of", "count_player_moves", "difficulty_score", "positions_of", "rate",
+           "band_of", "difficulty_score", "positions_of", "rate",
            "rate_deal", "solution_line", "verdict_of"]
