@@ -1,4 +1,6 @@
-"""The optional compiled search core (``bakers.solver._native``).
+"""The optional compiled search core (``bakers.solver._native``): the C library
+in ``csrc/`` (compiled as one unit, ``csrc/bakers_all.c``) behind a thin CPython
+module (``src/bakers/solver/_native.c``).
 
 ``pip install .`` builds it with the system's C compiler when there is one;
 without a compiler (or with ``BAKERS_NO_NATIVE=1``) the build is skipped and
@@ -85,7 +87,8 @@ ext_modules = []
 if not os.environ.get("BAKERS_NO_NATIVE"):
     ext_modules.append(Extension(
         "bakers.solver._native",
-        sources=["src/bakers/solver/_native.c"],
+        sources=["src/bakers/solver/_native.c", "csrc/bakers_all.c"],
+        include_dirs=["csrc/include"],
         extra_compile_args=compile_args,
         extra_link_args=link_args,
         optional=True,  # no compiler: install anyway and run on the Python engine

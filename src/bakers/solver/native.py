@@ -34,7 +34,7 @@ from ..deals import deal_column_indices, parse_deal_number
 from ..errors import SolverError
 from ..games import Build, EmptyColumn, Game, RunMoves
 from ..notation import Move, Place
-from .engine import BEAM_WEIGHTS, WEIGHTS, Weights
+from .engine import WEIGHTS, Weights
 
 _core: ModuleType | None
 IMPORT_ERROR: str | None = None
@@ -53,50 +53,11 @@ PLACE_CELL = 100
 PLACE_FOUNDATION = 200
 
 # The portfolio (see bakers.solver): a complete best-first search first; when
-# its first stage runs out, beam searches; then the best-first search resumed.
-# The native core is fast enough to give the first stage far more room.
-FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
-# Beam widths in turn; a 0 resumes the best-first search for MIDDLE_STAGE
-# more positions before the widest beams (some deals fall to one, some to
-# the other). The games that build by suit or colour have one beam weight.
-BEAMS: tuple[int | tuple[int, int], ...] = (300, 1000, 3000, 10_000, 0, 30_000, 100_000)
-MIDDLE_STAGE = 2_000_000
-
-# Baker's Dozen names each stage's weights: a pair (width, k) is a beam with
-# beam weights k alone, (0, n) the best-first search resumed for n positions.
-# Chosen by simulation from each stage's own counts on the 183 of deals
-# 1-1,000 that outlast the first stage: the best-first search resumed to
-# 200,000 positions after the 1,000 beams wins 118 of them by 600,000 (152,
-# 345 and 916 by 170,000, which cost 1.3-2.5 M positions before), and deal
-# 540, which no beam narrower than 50,000 wins, falls to the 50,000 beam of
-# the third weights (1.65 M positions) before the best-first search resumes
-# again: 2.87 M positions in all (unknown at 3 M before, 9.2 M to a win).
-# Deals 1-1,000 expand 21.0 M positions (25.0 M before); 1,001-2,000, not
-# used in the choice, 38.8 M (39.4 M) with 6 unknown at 3 M (7).
-BD_BEAMS: tuple[int | tuple[int, int], ...] = (
-    (300, 0), (300, 1), (1000, 0), (1000, 1), (0, 180_000), (3000, 0), (3000, 1),
-    (10_000, 0), (50_000, 2), (10_000, 1), (0, 1_820_000),
-    (30_000, 0), (30_000, 1), (100_000, 0), (100_000, 1))
-# The Baker's Dozen beams' weights: the two of the Python engine, and a third
-# with unbuilt cards counting twice (the one of 17 tried on deal 540 that wins
-# it with a 50,000 beam).
-BD_BEAM_WEIGHTS: tuple[Weights, ...] = (
-    *BEAM_WEIGHTS, Weights(blocked=1, cell=0, home=2, empty=0, unbuilt=2, need=1))
-
-# The core's own weights for the two games that build by suit or colour: the
-# Python engine's (``WEIGHTS``) with blocked cards counting once, chosen by
-# positions expanded on deals 1-1,000 (FreeCell) and 1-600 (Baker's Game) and
-# checked on others: FreeCell 5,001-7,000 and 20,001-22,000 expand 14 % and
-# 20 % fewer, Baker's Game 2,001-2,600 4 % fewer. FreeCell's cards home count
-# once since Horne's rule (pruning rule 6) sends more of them home by itself:
-# chosen with the rival below from each search's own counts on deals 1-3,000
-# (among 22 weights for each), checked on 3,001-6,000 and 12,001-24,000.
-NATIVE_WEIGHTS: dict[Build, Weights] = {
-    **WEIGHTS,
-    Build.SAME_SUIT: Weights(blocked=1, cell=6, home=1, empty=4, unbuilt=1, depth=2),
-    Build.ALTERNATE_COLOUR: Weights(blocked=1, cell=3, home=1, empty=2, unbuilt=1, depth=1),
-}
-
+# its first stage runs out, beam searches and the best-first search resumed in
+# turn; then the best-first search with all that is left. Its stages, weights
+# and the rival are data in the C library (csrc/portfolio.c, with the ranges
+# each was chosen on): ``Portfolio.for_game`` reads them from there, and other
+# portfolios (bench/portfolio.py, the tests) are handed to the core whole.
 
 
 @dataclasses.dataclass(frozen=True)
@@ -115,27 +76,6 @@ class Rival:
     turn: int
     limit: int
 
-
-# FreeCell's rival (unbuilt cards counting twice, and the cards above each
-# foundation's next card once) solves half the deals in fewer than 90
-# positions but has a long tail. Its turns were chosen by simulation from each
-# search's own counts on deals 1-3,000 and checked by timing on 1-2,000 and
-# 20,001-22,000: 32 % fewer positions on the first range and 25 % fewer on the
-# second, 27 % and 14 % less time (a position of the rival costs more: its
-# weights look where each suit's next card lies). Chosen again the same way
-# once Horne's rule (pruning rule 6) shrank both searches, with the main
-# weights above: cells count 5 and empty columns 4 (3 and 2 before), and the
-# rival has 400 positions first, then 64 for every 512 of the main search up
-# to 1,000. With the rule, the pair expands 2,493,447 positions on deals
-# 1-12,000 (3,123,970 with the old weights and turns; 3,464,876 without the
-# rule) and 2,284,789 on 12,001-24,000 (2,930,344), which were not used to
-# choose; the core's time on 1-12,000 fell 12-15 % (a position now has more
-# children to make).
-RIVALS: dict[Build, Rival] = {
-    Build.ALTERNATE_COLOUR: Rival(
-        Weights(blocked=1, cell=5, home=2, empty=4, unbuilt=2, depth=1, need=1),
-        head=400, main_turn=512, turn=64, limit=1000),
-}
 
 CardLine = list[tuple[int, int, int]]
 
@@ -177,7 +117,7 @@ class Portfolio:
     first_stage: int
     beams: tuple[int | tuple[int, int], ...]
     beam_weights: tuple[Weights, ...]
-    middle_stage: int = MIDDLE_STAGE
+    middle_stage: int = 2_000_000
     rival: Rival | None = None
 
     @classmethod
@@ -186,12 +126,13 @@ class Portfolio:
 
     @classmethod
     def _make(cls, game: Game) -> Portfolio:
-        can_fill = game.empty_column is EmptyColumn.ANY
-        main = NATIVE_WEIGHTS[game.build]
-        if game.build is Build.ANY_SUIT:
-            return cls(main, FIRST_STAGE[can_fill], BD_BEAMS, BD_BEAM_WEIGHTS,
-                       rival=RIVALS.get(game.build))
-        return cls(main, FIRST_STAGE[can_fill], BEAMS, (main,), rival=RIVALS.get(game.build))
+        """The library's portfolio of ``game`` (the core must be built)."""
+        if _core is None:
+            raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
+        weights, first, middle, beams, beam_weights, rival = _core.portfolio(
+            BUILD_CODES[game.build], game.empty_column is EmptyColumn.ANY)
+        return cls(Weights(*weights), first, tuple(beams), tuple(Weights(*w) for w in beam_weights),
+                   middle, None if rival is None else Rival(Weights(*rival[0]), *rival[1:]))
 
 
 _portfolio_for = _ByIdentity(Portfolio._make)

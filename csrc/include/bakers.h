@@ -1,0 +1,245 @@
+/*
+ * bakers: the search core of a solver for Baker's Game, FreeCell and Baker's
+ * Dozen, as a C library with no dependency but the C library and POSIX
+ * threads. The rules come in as data (bk_rules_init), positions as columns
+ * of card indices (card = rank * 4 + suit, rank 0 for an ace, suits clubs,
+ * diamonds, hearts, spades), searches as parameters (bk_portfolio); every
+ * entry point returns a status or a negative BK_ERR_ code, and reads or
+ * writes only what it is given. Interrupts arrive through the budget's
+ * callback. A caller (the Python module bakers.solver._native) replays every
+ * line through a rules engine before it believes it.
+ */
+#ifndef BAKERS_H
+#define BAKERS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BK_NCARDS 52
+#define BK_MAXCOLS 13
+#define BK_MAXCELLS 8
+#define BK_MAXLEN 64
+#define BK_MAXCHILD 1024 /* children of one position, at most */
+#define BK_MAXSTAGES 32  /* later stages of a portfolio */
+#define BK_MAXBEAMW 8    /* beam weightings of a portfolio */
+#define BK_EMPTY_CELL 255
+#define BK_DEAL_LIMIT (1ULL << 33) /* deal numbers run from 1 to 2^33 - 1 */
+#define BK_RECORD_BYTES 64         /* a stored position */
+
+/* Build policies. */
+enum { BK_BUILD_SAME = 0, BK_BUILD_ALT = 1, BK_BUILD_ANY = 2 };
+/* What a search ended with. */
+enum { BK_RUNNING = 0, BK_WIN, BK_EXHAUSTED, BK_LIMIT, BK_STAGE, BK_ERROR };
+/* The limit that stopped it (bk_budget.limit). */
+enum { BK_LIM_NONE = 0, BK_LIM_STATES, BK_LIM_TIME, BK_LIM_MEMORY, BK_LIM_INTERRUPT };
+/* Errors, returned negated. */
+enum {
+    BK_OK = 0,
+    BK_ERR_NOMEM,       /* out of memory */
+    BK_ERR_RULES,       /* rules out of range */
+    BK_ERR_NCOLS,       /* wrong number of columns */
+    BK_ERR_LONG,        /* column too long */
+    BK_ERR_CARD,        /* bad or repeated card */
+    BK_ERR_CELLS,       /* more cards in cells than cells */
+    BK_ERR_FOUNDATIONS, /* foundations must be contiguous from the ace */
+    BK_ERR_CELL_BYTES,  /* one byte a cell */
+    BK_ERR_WEIGHTS,     /* weights out of range */
+    BK_ERR_STAGES,      /* beam stage out of range */
+    BK_ERR_RIVAL,       /* a rival's turns must be positive */
+    BK_ERR_BEAM_WEIGHTS, /* 1 to 8 beam weights */
+    BK_ERR_NO_WEIGHTS,  /* a beam stage names no beam weights */
+    BK_ERR_MALFORMED,   /* a position the core cannot decode */
+    BK_ERR_LINE,        /* the line does not fit the position */
+    BK_ERR_RUN,         /* a run too long for the spaces */
+    BK_ERR_MOVE,        /* a move of the line is out of range */
+    BK_ERR_DEAL,        /* deal number or columns out of range */
+    BK_ERR_COUNT
+};
+
+/* The heuristic's weights (h: the lower, the nearer a win). */
+typedef struct {
+    int blocked, cell, home, empty, unbuilt, depth;
+    int need; /* per card lying above the next card each foundation needs */
+} bk_weights;
+
+/* The rules of a game as tables (made by bk_rules_init). */
+typedef struct {
+    int ncols, ncells, build, can_fill, supermoves, always_safe, horne;
+    uint8_t builds[BK_NCARDS][BK_NCARDS]; /* builds[c][p]: c may lie on p */
+    uint8_t parents[BK_NCARDS][4];
+    uint8_t nparents[BK_NCARDS];
+    uint8_t children[BK_NCARDS][4];
+    uint8_t nchildren[BK_NCARDS];
+} bk_rules;
+
+/* Limits shared by every stage of one solve (made by bk_budget_start). */
+typedef struct {
+    long long states, max_states;
+    double deadline; /* < 0: none */
+    size_t bytes, max_bytes;
+    int limit;
+    int (*interrupt)(void *ctx); /* asked now and then: nonzero stops the search */
+    void *interrupt_ctx;
+} bk_budget;
+
+/* A rival best-first search with other weights, interleaved with the main
+ * one during the first stage: ``head`` positions first, then turns of
+ * ``q_main`` and ``q_rival`` positions, until the rival has expanded
+ * ``limit`` (both searches are complete, so either one running out of
+ * positions proves the deal lost). */
+typedef struct {
+    bk_weights w;
+    long long head, q_main, q_rival, limit;
+} bk_rival;
+
+/* A portfolio: a best-first search for ``first_stage`` positions (with its
+ * rival, if any), then the later stages in turn — width[i] > 0: a beam of
+ * that width with beam weights sel[i] (or each in turn when sel[i] < 0);
+ * width[i] == 0: the best-first search resumed for sel[i] positions (or
+ * ``middle_stage`` when sel[i] < 0) — then the best-first search resumed
+ * with all that is left. */
+typedef struct {
+    bk_weights weights;
+    long long first_stage, middle_stage;
+    int nbeams;
+    int width[BK_MAXSTAGES];
+    long long sel[BK_MAXSTAGES];
+    int nbw;
+    bk_weights beam_weights[BK_MAXBEAMW];
+    int has_rival;
+    bk_rival rival;
+} bk_portfolio;
+
+/* A position in the board's own order: its key, its columns, and one card a
+ * cell (-1 for an empty one). */
+typedef struct {
+    uint8_t key[BK_NCARDS];
+    uint8_t cols[BK_MAXCOLS][BK_MAXLEN];
+    int len[BK_MAXCOLS];
+    int cell[BK_MAXCELLS];
+} bk_placed;
+
+/* A move of a line in card terms: the card, how many cards move with it
+ * (its run), and where: a card, or -1 (foundation), -2 (cell), -3 (empty
+ * column). */
+typedef struct {
+    int card, count, dest;
+} bk_cmove;
+
+/* A move on the board's own places: columns 0..12, cells 100 + i, the
+ * foundation 200. */
+typedef struct {
+    uint8_t src, dst, count;
+} bk_pmove;
+
+typedef struct {
+    bk_pmove *v;
+    size_t n, cap;
+} bk_pmoves;
+
+/* The sizes of a checked line. */
+typedef struct {
+    size_t moves, singles, player;
+    int checked;
+} bk_counts;
+
+/* A child of a position, as the search generates it. */
+typedef struct {
+    uint8_t key[BK_NCARDS];
+    int card, count, dest, h;
+} bk_child;
+
+/* What a portfolio search found; holds its positions until bk_found_free. */
+typedef struct bk_found bk_found;
+
+/* What the short search found. ``line``: malloc'd, NULL when nothing shorter
+ * than the bound was found. */
+typedef struct {
+    bk_cmove *line;
+    size_t nline;
+    int player_moves, optimal, lower_bound, limit, error;
+} bk_short_result;
+
+/* --- setup, limits, errors (store.c, budget.c) --------------------------- */
+
+/* Once per process, before any search: the hashing tables. */
+void bk_init(void);
+/* A fresh budget: max_states < 0, timeout <= 0, max_mb <= 0 for no limit. */
+void bk_budget_start(bk_budget *b, long long max_states, double timeout, long long max_mb);
+/* "states", "timeout", "memory", or NULL for another limit. */
+const char *bk_limit_name(int limit);
+/* The words for an error code (positive or negated). */
+const char *bk_error_message(int code);
+
+/* --- rules and positions (rules.c, position.c) --------------------------- */
+
+/* The rules of a game (remembered per thread for the same arguments). */
+int bk_rules_init(bk_rules *r, int ncols, int ncells, int build, int can_fill, int supermoves);
+/* The exhaustive search's rules (Baker's Dozen: pruning rule 6's looser form). */
+void bk_rules_exhaustive(bk_rules *r);
+/* 0 when the weights are in range, else -BK_ERR_WEIGHTS. */
+int bk_weights_check(const bk_weights *w);
+/* The key of the position with columns cols[i] (lens[i] cards, bottom first)
+ * and the cards ``cells`` in cells; every other card is home. */
+int bk_position_key(const bk_rules *r, int ncols, const uint8_t *const *cols, const int *lens,
+                    const uint8_t *cells, int ncells, uint8_t key[BK_NCARDS]);
+/* The same position in the board's own order, cells given one byte a cell
+ * (BK_EMPTY_CELL for an empty one). */
+int bk_position_placed(const bk_rules *r, int ncols, const uint8_t *const *cols,
+                       const int *lens, const uint8_t *cells, int ncells, bk_placed *p);
+
+/* --- searches (portfolio.c, short.c, exhaust.c) -------------------------- */
+
+/* The portfolio of a game, as the data in portfolio.c. */
+void bk_portfolio_default(int build, int can_fill, bk_portfolio *p);
+/* 0 when a portfolio is usable, else -BK_ERR_STAGES or -BK_ERR_WEIGHTS. */
+int bk_portfolio_check(const bk_portfolio *p);
+/* Run the portfolio from ``root``: BK_WIN, BK_EXHAUSTED, BK_LIMIT or
+ * BK_ERROR; *found (freed by bk_found_free) holds the win. */
+int bk_solve(const bk_rules *r, const bk_portfolio *p, bk_budget *b, const uint8_t *root,
+             bk_found **found);
+/* The largest memory the search held, in bytes. */
+size_t bk_found_peak(const bk_found *f);
+/* The winning line (malloc'd; *n moves, 0 when the root was won), or NULL. */
+bk_cmove *bk_found_line(const bk_found *f, size_t *n);
+/* The winning line played from ``pl`` and checked card by card. */
+int bk_found_checked(const bk_found *f, const bk_rules *r, bk_placed *pl, bk_counts *out);
+void bk_found_free(bk_found *f, bk_budget *b);
+/* Look for a line of fewer than ``ub`` player moves: beams of the given
+ * widths, and the A* proof given ``prove_share`` of the time left. */
+int bk_short(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t *root, int ub,
+             const int *widths, int nwidths, double prove_share, bk_short_result *out);
+/* Every reachable position, depth first (rules made exhaustive by the
+ * caller): BK_WIN with *line (malloc'd), BK_EXHAUSTED, BK_LIMIT, BK_ERROR. */
+int bk_exhaust(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t *root,
+               bk_cmove **line, size_t *nline, size_t *peak);
+
+/* --- lines (line.c) ------------------------------------------------------ */
+
+/* ``line`` played from ``pl`` with the safe foundation moves after each move:
+ * its moves and single-card moves (freed by bk_pmoves_free). */
+int bk_play_line(const bk_rules *r, const bk_placed *pl, const bk_cmove *line, size_t n,
+                 bk_pmoves *moves, bk_pmoves *singles);
+void bk_pmoves_free(bk_pmoves *m);
+/* 1 when the single-card moves are each legal from ``pl`` (played on it)
+ * and end with every card home, else 0: the rules read afresh. */
+int bk_check_line(const bk_rules *r, bk_placed *pl, const bk_pmove *line, size_t n);
+/* Append a move; 0, or -BK_ERR_NOMEM. */
+int bk_pmoves_push(bk_pmoves *m, int src, int dst, int count);
+
+/* --- dealing (deal.c) ---------------------------------------------------- */
+
+/* Microsoft deal ``number`` dealt cyclically into ``ncols`` columns, bottom
+ * card first (kings moved beneath the others with ``kings``). */
+int bk_deal(unsigned long long number, int ncols, int kings,
+            uint8_t cols[BK_MAXCOLS][BK_NCARDS], int lens[BK_MAXCOLS]);
+
+/* --- for tests only (probe.c) -------------------------------------------- */
+
+/* The children the search generates from ``key`` (closure applied), h under ``w``. */
+int bk_children(const bk_rules *r, const bk_weights *w, const uint8_t *key,
+                bk_child out[BK_MAXCHILD]);
+/* Every legal single-card move from ``pl`` as (src, dst) board places. */
+int bk_legal_moves(const bk_rules *r, const bk_placed *pl, int out[][2], int max);
+
+#endif

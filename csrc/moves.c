@@ -1,0 +1,204 @@
+/* Move generation: every child of a position with its heuristic value. */
+
+#include "core.h"
+
+/* The cards lying above each foundation's next card in key ``k`` (none for a
+ * card in a cell), ``fnd`` its foundations: the ``need`` term of the
+ * heuristic without decoding the key. */
+static int key_need(const uint8_t *k, const int *fnd)
+{
+    int n = 0;
+    for (int s = 0; s < 4; s++) {
+        if (fnd[s] >= 13 || k[fnd[s] * 4 + s] == CELL)
+            continue;
+        for (uint64_t m = lying_on(k, fnd[s] * 4 + s); m && n < NCARDS;
+             m = lying_on(k, __builtin_ctzll(m)))
+            n++;
+    }
+    return n;
+}
+
+/* The closure of a child with its heuristic kept up to date: every card sent
+ * home takes its column cost (``contrib``, or the cell weight) with it, and a
+ * column it leaves empty counts as empty. Returns the cards home. */
+static int close_h(const Rules *r, const Weights *w, uint8_t *k, int *fnd, const uint8_t *contrib,
+                   int *h, uint32_t *hash)
+{
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (int s = 0; s < 4; s++) {
+            while (fnd[s] < 13) {
+                int c = fnd[s] * 4 + s;
+                uint8_t v = k[c];
+                if (lying_on(k, c) || !is_safe(r, fnd, c))
+                    break;
+                if (v < NCARDS) {
+                    *h -= contrib[c];
+                } else if (v == BOTTOM) {
+                    *h -= contrib[c] + w->empty;
+                } else {
+                    *h -= w->cell;
+                }
+                *h -= w->home;
+                *hash ^= zobrist[c][v] ^ zobrist[c][HOME];
+                k[c] = HOME;
+                fnd[s]++;
+                changed = 1;
+            }
+        }
+    }
+    return fnd[0] + fnd[1] + fnd[2] + fnd[3];
+}
+
+/* Make the child: ``card`` moved (with ``count`` - 1 cards on it, the run
+ * ``run``) so that it lies on ``below`` (a card of column ``j``, BOTTOM, CELL
+ * or HOME). ``uncovered`` is the card the move exposes (NONE: none); ``h`` is
+ * the child's heuristic before the closure, which the closure updates. */
+static void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
+                 const uint8_t *run, int j, int i, int keep)
+{
+    Child *ch = &g->out[g->n++];
+    const Pos *p = g->p;
+    int need = g->need; /* the need term in ``h`` */
+    if (g->w->need && below != HOME) {
+        /* the cards above each foundation's next card: fewer in the source
+         * column below what is taken, more in the destination column */
+        int d = 0;
+        for (int s = 0; s < 4; s++) {
+            int nc = p->needcol[s];
+            if (nc < 0)
+                continue;
+            if (nc == i && p->needpos[s] < keep)
+                d -= count;
+            if (nc == j)
+                d += count;
+        }
+        h += g->w->need * d;
+        need += d;
+    }
+    memcpy(ch->key, g->pk, NCARDS);
+    ch->key[card] = (uint8_t)below;
+    ch->hash = g->hash ^ zobrist[card][g->pk[card]] ^ zobrist[card][below];
+    ch->card = (uint8_t)card;
+    ch->count = (uint8_t)count;
+    ch->dest = (uint8_t)dest;
+    ch->win = 0;
+    ch->h = h;
+    int fnd[4];
+    memcpy(fnd, g->p->fnd, sizeof fnd);
+    if (below == HOME)
+        fnd[card & 3]++;
+    else if (uncovered == NONE || !ready(fnd, uncovered) || !is_safe(g->r, fnd, uncovered))
+        return;
+    uint8_t contrib[NCARDS];
+    memcpy(contrib, g->p->contrib, NCARDS);
+    if (below < NCARDS) {
+        for (int t = 0; t < count; t++)
+            contrib[run[t]] = g->p->low[j][run[t] & 3] < run[t] ? (uint8_t)g->w->blocked : 0;
+    } else if (below == BOTTOM) {
+        for (int t = 0; t < count; t++)
+            contrib[run[t]] = 0;
+    }
+    if (close_h(g->r, g->w, ch->key, fnd, contrib, &ch->h, &ch->hash) == NCARDS) {
+        ch->win = 1;
+        ch->h = 0;
+    } else if (g->w->need) {
+        ch->h += g->w->need * (key_need(ch->key, fnd) - need); /* the next cards changed */
+    }
+}
+
+/* The blocked weight the cards a[from..from+n) add when laid on column j. */
+static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_t *a, int n)
+{
+    int add = 0;
+    for (int t = 0; t < n; t++)
+        if (p->low[j][a[t] & 3] < a[t])
+            add += w->blocked;
+    return add;
+}
+
+/* Every child of the position (up to symmetry, minus the pruned moves). */
+BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
+                    const Pos *p, int hp, Child *out)
+{
+    Gen g = {r, w, pk, p, hp, phash, out, 0, w->need ? pos_need(p) : 0};
+    int nfree = r->ncells - p->ncells;
+    int ne = p->nempty;
+    int cap_occ = 1, cap_emp = 1;
+    if (r->supermoves) {
+        cap_occ = (nfree + 1) << ne;
+        cap_emp = ne ? (nfree + 1) << (ne - 1) : 0;
+    }
+    int fill = ne && r->can_fill;
+    for (int i = 0; i < p->ncols; i++) {
+        int L = p->len[i];
+        const uint8_t *a = p->cards[i];
+        int top = a[L - 1];
+        int run = p->run[i];
+        int dtop = take_off(w, p, i, L - 1, p->contrib[top]); /* the exposed card off */
+        /* the exposed card, or a built run, onto an exposed card it builds on
+         * (a lone card only where an emptied column can be refilled: rule 5) */
+        int kmax = run < cap_occ ? run : cap_occ;
+        int removed = 0;
+        for (int k = 1; k <= kmax; k++) {
+            int x = a[L - k];
+            int keep = L - k;
+            removed += p->contrib[x];
+            if (keep == 0 && k == 1 && !r->can_fill)
+                continue;
+            int u = keep ? a[keep - 1] : NONE;
+            int dsrc = take_off(w, p, i, keep, removed);
+            for (int q = 0; q < r->nparents[x]; q++) {
+                int par = r->parents[x][q];
+                int j = p->topcol[par];
+                if (j < 0 || j == i)
+                    continue;
+                int h = hp + dsrc + blocked_on(w, p, j, a + keep, k);
+                emit(&g, x, k, par, par, u, h, a + keep, j, i, keep);
+            }
+        }
+        /* the exposed card into a free cell (one cell stands for all) */
+        if (nfree) {
+            int u = L > 1 ? a[L - 2] : NONE;
+            emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + dtop, a + L - 1, -1, i, L - 1);
+        }
+        /* cards into an empty column (one stands for all; never a whole
+         * column, which gives the same position back: rule 3) */
+        if (fill) {
+            int me = L - 1;
+            if (r->supermoves && cap_emp < me)
+                me = cap_emp;
+            if (run < me)
+                me = run;
+            int taken = 0;
+            for (int k = 1; k <= me; k++) {
+                int keep = L - k;
+                taken += p->contrib[a[keep]];
+                int h = hp + take_off(w, p, i, keep, taken) + w->empty;
+                emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h, a + keep, -1, i, keep);
+            }
+        }
+        /* the exposed card home: an unsafe move (safe ones are made already) */
+        if (!r->always_safe && ready(p->fnd, top))
+            emit(&g, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE,
+                 hp + dtop - w->home, a + L - 1, -1, i, L - 1);
+    }
+    for (int ci = 0; ci < p->ncells; ci++) {
+        int c = p->cells[ci];
+        uint8_t one = (uint8_t)c;
+        for (int q = 0; q < r->nparents[c]; q++) {
+            int par = r->parents[c][q];
+            int j = p->topcol[par];
+            if (j < 0)
+                continue;
+            emit(&g, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1), &one, j,
+                 -1, 0);
+        }
+        if (fill)
+            emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty, &one, -1, -1, 0);
+        if (!r->always_safe && ready(p->fnd, c))
+            emit(&g, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1, -1, 0);
+    }
+    return g.n;
+}

@@ -1,0 +1,255 @@
+/* The portfolio: its stages as data, and the schedule that runs them — a
+ * complete best-first search (with a rival in FreeCell) for a first stage;
+ * if that does not conclude, beam searches and the best-first search resumed
+ * in turn; then the best-first search with all that is left. */
+
+#include "core.h"
+
+/* --- the stages, as data ------------------------------------------------- */
+
+/* The first stage, by "empty columns can be filled": the core is fast enough
+ * to give it far more room than the Python engine's. */
+static const long long FIRST_STAGE[2] = {20000, 200000};
+/* A 0 in the later stages resumes the best-first search for MIDDLE_STAGE
+ * more positions before the widest beams (some deals fall to one, some to
+ * the other). */
+static const long long MIDDLE_STAGE = 2000000;
+
+/* The weights of the two games that build by suit or colour: chosen by
+ * positions expanded on deals 1-1,000 (FreeCell) and 1-600 (Baker's Game) and
+ * checked on others: FreeCell 5,001-7,000 and 20,001-22,000 expand 14 % and
+ * 20 % fewer than with the Python engine's weights, Baker's Game 2,001-2,600
+ * 4 % fewer. FreeCell's cards home count once since Horne's rule (pruning
+ * rule 6) sends more of them home by itself: chosen with the rival below from
+ * each search's own counts on deals 1-3,000 (among 22 weights for each),
+ * checked on 3,001-6,000 and 12,001-24,000. Baker's Dozen keeps the Python
+ * engine's. Fields: blocked, cell, home, empty, unbuilt, depth, need. */
+static const Weights WEIGHTS_SAME = {1, 6, 1, 4, 1, 2, 0};
+static const Weights WEIGHTS_ALT = {1, 3, 1, 2, 1, 1, 0};
+static const Weights WEIGHTS_ANY = {2, 3, 2, 2, 1, 1, 1};
+
+/* Baker's Game and FreeCell: beams of these widths, each with the main
+ * weights. */
+static const int BEAMS[] = {300, 1000, 3000, 10000, 0, 30000, 100000};
+
+/* Baker's Dozen names each stage's weights: {width, k} is a beam with beam
+ * weights k alone, {0, n} the best-first search resumed for n positions.
+ * Chosen by simulation from each stage's own counts on the 183 of deals
+ * 1-1,000 that outlast the first stage: the best-first search resumed to
+ * 200,000 positions after the 1,000 beams wins 118 of them by 600,000 (152,
+ * 345 and 916 by 170,000, which cost 1.3-2.5 M positions before), and deal
+ * 540, which no beam narrower than 50,000 wins, falls to the 50,000 beam of
+ * the third weights (1.65 M positions) before the best-first search resumes
+ * again: 2.87 M positions in all (unknown at 3 M before, 9.2 M to a win).
+ * Deals 1-1,000 expand 21.0 M positions (25.0 M before); 1,001-2,000, not
+ * used in the choice, 38.8 M (39.4 M) with 6 unknown at 3 M (7). */
+static const long long BD_BEAMS[][2] = {
+    {300, 0},      {300, 1},        {1000, 0},   {1000, 1},   {0, 180000},
+    {3000, 0},     {3000, 1},       {10000, 0},  {50000, 2},  {10000, 1},
+    {0, 1820000},  {30000, 0},      {30000, 1},  {100000, 0}, {100000, 1},
+};
+/* The Baker's Dozen beams' weights: the two of the Python engine, and a third
+ * with unbuilt cards counting twice (the one of 17 tried on deal 540 that
+ * wins it with a 50,000 beam). */
+static const Weights BD_BEAM_WEIGHTS[] = {
+    {1, 0, 2, 0, 1, 1, 1}, {2, 0, 1, 0, 1, 1, 1}, {1, 0, 2, 0, 2, 1, 1}};
+
+/* FreeCell's rival (unbuilt cards counting twice, and the cards above each
+ * foundation's next card once) solves half the deals in fewer than 90
+ * positions but has a long tail: 400 positions first, then 64 for every 512
+ * of the main search, up to 1,000. Chosen by simulation from each search's
+ * own counts on deals 1-3,000 and checked by timing on 1-2,000 and
+ * 20,001-22,000; with Horne's rule the pair expands 2,493,447 positions on
+ * deals 1-12,000 and 2,284,789 on 12,001-24,000 (not used to choose). */
+static const Rival RIVAL_ALT = {{1, 5, 2, 4, 2, 1, 1}, 400, 512, 64, 1000};
+
+void bk_portfolio_default(int build, int can_fill, bk_portfolio *p)
+{
+    memset(p, 0, sizeof *p);
+    p->first_stage = FIRST_STAGE[can_fill != 0];
+    p->middle_stage = MIDDLE_STAGE;
+    if (build == BUILD_ANY) {
+        p->weights = WEIGHTS_ANY;
+        p->nbeams = (int)(sizeof BD_BEAMS / sizeof BD_BEAMS[0]);
+        for (int i = 0; i < p->nbeams; i++) {
+            p->width[i] = (int)BD_BEAMS[i][0];
+            p->sel[i] = BD_BEAMS[i][1];
+        }
+        p->nbw = (int)(sizeof BD_BEAM_WEIGHTS / sizeof BD_BEAM_WEIGHTS[0]);
+        memcpy(p->beam_weights, BD_BEAM_WEIGHTS, sizeof BD_BEAM_WEIGHTS);
+        return;
+    }
+    p->weights = build == BUILD_SAME ? WEIGHTS_SAME : WEIGHTS_ALT;
+    p->nbeams = (int)(sizeof BEAMS / sizeof BEAMS[0]);
+    for (int i = 0; i < p->nbeams; i++) {
+        p->width[i] = BEAMS[i];
+        p->sel[i] = -1;
+    }
+    p->nbw = 1;
+    p->beam_weights[0] = p->weights;
+    if (build == BUILD_ALT) {
+        p->has_rival = 1;
+        p->rival = RIVAL_ALT;
+    }
+}
+
+int bk_portfolio_check(const bk_portfolio *p)
+{
+    if (bk_weights_check(&p->weights) < 0 || (p->has_rival && bk_weights_check(&p->rival.w) < 0))
+        return -BK_ERR_WEIGHTS;
+    if (p->has_rival && (p->rival.head < 0 || p->rival.q_main < 1 || p->rival.q_rival < 1 ||
+                         p->rival.limit < 1))
+        return -BK_ERR_RIVAL;
+    if (p->nbeams < 0 || p->nbeams > BK_MAXSTAGES)
+        return -BK_ERR_STAGES;
+    for (int i = 0; i < p->nbeams; i++)
+        if (p->width[i] < 0 || p->width[i] > 10000000)
+            return -BK_ERR_STAGES;
+    if (p->nbw > BK_MAXBEAMW || (p->nbeams && p->nbw < 1))
+        return -BK_ERR_BEAM_WEIGHTS;
+    for (int i = 0; i < p->nbw; i++)
+        if (bk_weights_check(&p->beam_weights[i]) < 0)
+            return -BK_ERR_WEIGHTS;
+    for (int i = 0; i < p->nbeams; i++)
+        if (p->width[i] && p->sel[i] >= p->nbw)
+            return -BK_ERR_NO_WEIGHTS;
+    return 0;
+}
+
+/* --- the schedule ---------------------------------------------------------- */
+
+struct bk_found {
+    BestFirst bf, rbf;
+    Store beam_store;
+    Child *kids;
+    Store *win_store; /* NULL: the root was won */
+    uint32_t win;
+    size_t peak;
+};
+
+int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *root_in,
+             bk_found **found)
+{
+    const Rules r = *rp;
+    const Weights w = p->weights;
+    const int has_rival = p->has_rival, nbeams = p->nbeams, nbw = p->nbw;
+    const Rival rv = p->rival;
+    const long long max_states = b->max_states;
+    uint8_t root[NCARDS];
+    memcpy(root, root_in, NCARDS);
+    bk_found *f = calloc(1, sizeof *f);
+    if (!f)
+        return -BK_ERR_NOMEM;
+    *found = f;
+    f->kids = malloc(MAXCHILD * sizeof(Child));
+    if (!f->kids)
+        return -BK_ERR_NOMEM;
+    Child *kids = f->kids;
+    int fnd[4];
+    foundations(root, fnd);
+    int status = ST_EXHAUSTED;
+    BestFirst *which = &f->bf; /* the best-first search a win comes from (NULL: a beam) */
+    size_t peak = 0;
+
+    int home = close_key(&r, root, fnd);
+    if (home == NCARDS) {
+        status = ST_WIN;
+        which = NULL;
+    } else if (bf_init(&f->bf, &r, &w, b, root, key_h(&r, &w, root)) < 0 ||
+               (has_rival &&
+                bf_init(&f->rbf, &r, &rv.w, b, root, key_h(&r, &rv.w, root)) < 0)) {
+        status = ST_LIMIT;
+        if (!b->limit)
+            b->limit = LIM_MEMORY;
+    } else {
+        long long stop = p->first_stage >= 0 ? p->first_stage : (1LL << 62);
+        if (max_states >= 0 && stop > max_states)
+            stop = max_states;
+        status = has_rival ? bf_duel(&f->bf, &f->rbf, &rv, b, stop, kids, &which)
+                           : bf_run(&f->bf, b, stop, kids);
+        if (status == ST_STAGE && has_rival) {
+            if (b->bytes > peak)
+                peak = b->bytes;
+            bf_free(&f->rbf, b); /* the later stages go on with the main search */
+            which = &f->bf;
+        }
+        if (status == ST_STAGE) {
+            for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
+                if (p->width[i] == 0) {
+                    /* the complete search resumed for a while between beams */
+                    long long more = p->sel[i] >= 0 ? p->sel[i] : p->middle_stage;
+                    long long until = b->states + (more > 0 ? more : 0);
+                    if (max_states >= 0 && until > max_states)
+                        until = max_states;
+                    status = bf_run(&f->bf, b, until, kids);
+                    if (status == ST_STAGE && max_states >= 0 && b->states >= max_states) {
+                        status = ST_LIMIT;
+                        b->limit = LIM_STATES;
+                    }
+                    continue;
+                }
+                int k0 = p->sel[i] >= 0 ? (int)p->sel[i] : 0, k1 = p->sel[i] >= 0 ? k0 + 1 : nbw;
+                for (int k = k0; k < k1; k++) {
+                    int st = beam(&r, &p->beam_weights[k], b, root, p->width[i], &f->beam_store,
+                                  &f->win, kids);
+                    if (b->bytes > peak)
+                        peak = b->bytes;
+                    if (st == ST_WIN) {
+                        status = ST_WIN;
+                        f->win_store = &f->beam_store;
+                        which = NULL;
+                        break;
+                    }
+                    store_free(&f->beam_store);
+                    if (st == ST_LIMIT || st == ST_ERROR) {
+                        status = st;
+                        break;
+                    }
+                }
+            }
+            if (status == ST_STAGE) {
+                long long rest = max_states >= 0 ? max_states : (1LL << 62);
+                status = bf_run(&f->bf, b, rest, kids);
+                if (status == ST_STAGE)
+                    status = ST_LIMIT, b->limit = LIM_STATES;
+            }
+        } else if (status == ST_LIMIT && !b->limit) {
+            b->limit = LIM_MEMORY;
+        }
+        if (status == ST_WIN && which) {
+            f->win = which->win;
+            f->win_store = &which->store;
+        }
+    }
+    if (b->bytes > peak)
+        peak = b->bytes;
+    f->peak = peak;
+    return status;
+}
+
+size_t bk_found_peak(const bk_found *f) { return f ? f->peak : 0; }
+
+CMove *bk_found_line(const bk_found *f, size_t *n)
+{
+    if (!f->win_store) {
+        *n = 0;
+        return malloc(sizeof(CMove));
+    }
+    return path_from(f->win_store, f->win, n);
+}
+
+int bk_found_checked(const bk_found *f, const Rules *r, Placed *pl, bk_counts *out)
+{
+    return checked_counts(r, pl, f->win_store, f->win, out);
+}
+
+void bk_found_free(bk_found *f, Budget *b)
+{
+    if (!f)
+        return;
+    store_free(&f->beam_store);
+    bf_free(&f->rbf, b);
+    bf_free(&f->bf, b);
+    free(f->kids);
+    free(f);
+}
