@@ -15,7 +15,8 @@ INC=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 SUFFIX=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 "$CC" -shared -fPIC -O1 -g -std=c11 -Wall -Wextra -Werror \
   -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all \
-  -I"$INC" src/bakers/solver/_native.c -o "$TMP/src/bakers/solver/_native$SUFFIX"
+  -I"$INC" -Icsrc/include src/bakers/solver/_native.c csrc/bakers_all.c \
+  -o "$TMP/src/bakers/solver/_native$SUFFIX"
 
 LD_PRELOAD="$("$CC" -print-file-name=libasan.so):$("$CC" -print-file-name=libubsan.so)"
 export LD_PRELOAD

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what the test suite needs on a fresh machine, then run all of it:
-# lint, types, and pytest (core, solver, server, and the page in Chromium).
+# lint, types, pytest (core, solver, server, and the page in Chromium), and the
+# C library's own tests and fuzzing under the sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -74,7 +75,9 @@ fi
 # its tests fail rather than skip without it
 export BAKERS_REQUIRE_NATIVE=1
 .venv/bin/pytest -n 2 "$@"
-# the compiled core under AddressSanitizer and UndefinedBehaviorSanitizer
+# the C library on its own (unit tests and fuzzing), then the compiled core
+# behind Python, both under AddressSanitizer and UndefinedBehaviorSanitizer
 if [ $# -eq 0 ]; then
+  bash scripts/test-core.sh
   bash scripts/sanitize.sh
 fi

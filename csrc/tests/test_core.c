@@ -1,0 +1,331 @@
+/*
+ * The library's own tests, without Python: dealing, positions and their
+ * errors, the portfolio on known deals (verdicts and counts of positions that
+ * the Python side's tests and the published tables agree on), the line
+ * player and checker, the short search, the exhaustive search, and the
+ * budget's limits and interrupt. Run by scripts/test-core.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bakers.h"
+
+static int failures, checks;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        checks++;                                                                                  \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
+    } while (0)
+
+enum { FREECELL, BAKERS_GAME, BAKERS_DOZEN };
+
+/* A game's rules: columns, cells, build, fillable empty columns, run moves. */
+static void game_rules(int game, int cells, bk_rules *r)
+{
+    int rc = game == BAKERS_DOZEN ? bk_rules_init(r, 13, 0, BK_BUILD_ANY, 0, 0)
+                                  : bk_rules_init(r, 8, cells,
+                                                  game == FREECELL ? BK_BUILD_ALT : BK_BUILD_SAME,
+                                                  1, 1);
+    CHECK(rc == 0);
+}
+
+/* Deal ``number`` of a game as a position in the board's own order. */
+static void dealt(int game, unsigned long long number, const bk_rules *r, bk_placed *pl)
+{
+    uint8_t cols[BK_MAXCOLS][BK_NCARDS];
+    const uint8_t *colp[BK_MAXCOLS];
+    int lens[BK_MAXCOLS];
+    uint8_t cells[BK_MAXCELLS];
+    memset(cells, BK_EMPTY_CELL, sizeof cells);
+    CHECK(bk_deal(number, r->ncols, game == BAKERS_DOZEN, cols, lens) == 0);
+    for (int i = 0; i < r->ncols; i++)
+        colp[i] = cols[i];
+    CHECK(bk_position_placed(r, r->ncols, colp, lens, cells, r->ncells, pl) == 0);
+}
+
+/* The portfolio on a deal: its status, positions, and the line's check. */
+static int solve_deal(int game, int cells, unsigned long long number, long long max_states,
+                      long long *states, bk_counts *counts)
+{
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+    bk_budget b;
+    bk_found *found = NULL;
+    game_rules(game, cells, &r);
+    dealt(game, number, &r, &pl);
+    bk_portfolio_default(r.build, r.can_fill, &p);
+    CHECK(bk_portfolio_check(&p) == 0);
+    bk_budget_start(&b, max_states, 0, 0);
+    int status = bk_solve(&r, &p, &b, pl.key, &found);
+    *states = b.states;
+    memset(counts, 0, sizeof *counts);
+    if (status == BK_WIN)
+        CHECK(bk_found_checked(found, &r, &pl, counts) == 0);
+    bk_found_free(found, &b);
+    CHECK(b.bytes == 0); /* every block given back */
+    return status;
+}
+
+static void test_dealing(void)
+{
+    uint8_t cols[BK_MAXCOLS][BK_NCARDS];
+    int lens[BK_MAXCOLS];
+    /* FreeCell deal 1: JD KD 2S 4C 3S 6D 6S / 2D KC KS 5C TD 8S 9C / ... */
+    const uint8_t first[] = {41, 49, 7, 12, 11, 21, 23};
+    const uint8_t second[] = {5, 48, 51, 16, 37, 31, 32};
+    CHECK(bk_deal(1, 8, 0, cols, lens) == 0);
+    CHECK(lens[0] == 7 && lens[4] == 6);
+    CHECK(memcmp(cols[0], first, 7) == 0 && memcmp(cols[1], second, 7) == 0);
+    /* every card once, for deals on both sides of 2^31 and 2^32 */
+    const unsigned long long numbers[] = {1, 617, 11982, 1ULL << 31, (1ULL << 32) + 5,
+                                          (1ULL << 33) - 1};
+    for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++) {
+        int seen[BK_NCARDS] = {0}, total = 0;
+        CHECK(bk_deal(numbers[k], 13, 1, cols, lens) == 0);
+        for (int i = 0; i < 13; i++) {
+            CHECK(lens[i] == 4);
+            for (int j = 0; j < lens[i]; j++) {
+                seen[cols[i][j]]++;
+                total++;
+                /* kings lie beneath the other cards of their column */
+                if (j > 0 && cols[i][j - 1] >> 2 != 12)
+                    CHECK(cols[i][j] >> 2 != 12);
+            }
+        }
+        CHECK(total == BK_NCARDS);
+        for (int c = 0; c < BK_NCARDS; c++)
+            CHECK(seen[c] == 1);
+    }
+    CHECK(bk_deal(0, 8, 0, cols, lens) == -BK_ERR_DEAL);
+    CHECK(bk_deal(BK_DEAL_LIMIT, 8, 0, cols, lens) == -BK_ERR_DEAL);
+    CHECK(bk_deal(1, 14, 0, cols, lens) == -BK_ERR_DEAL);
+}
+
+static void test_positions(void)
+{
+    bk_rules r;
+    uint8_t key[BK_NCARDS];
+    CHECK(bk_rules_init(&r, 8, 9, BK_BUILD_ALT, 1, 1) == -BK_ERR_RULES);
+    CHECK(bk_rules_init(&r, 14, 4, BK_BUILD_ALT, 1, 1) == -BK_ERR_RULES);
+    game_rules(FREECELL, 4, &r);
+    const uint8_t king[] = {48}, bad[] = {52}, twice[] = {7, 7}, ace[] = {0};
+    const uint8_t *cols[8] = {king, king, king, king, king, king, king, king};
+    int lens[8] = {0};
+    /* every card home but the king of clubs */
+    lens[0] = 1;
+    CHECK(bk_position_key(&r, 8, cols, lens, NULL, 0, key) == 0);
+    CHECK(key[48] == 52 && key[0] == 54 && key[51] == 54);
+    CHECK(bk_position_key(&r, 7, cols, lens, NULL, 0, key) == -BK_ERR_NCOLS);
+    cols[1] = bad;
+    lens[1] = 1;
+    CHECK(bk_position_key(&r, 8, cols, lens, NULL, 0, key) == -BK_ERR_CARD);
+    cols[1] = twice;
+    lens[1] = 2;
+    CHECK(bk_position_key(&r, 8, cols, lens, NULL, 0, key) == -BK_ERR_CARD);
+    lens[1] = 0;
+    CHECK(bk_position_key(&r, 8, cols, lens, king, 1, key) == -BK_ERR_CARD); /* two places */
+    cols[0] = ace; /* the ace in play, every other club home: not contiguous */
+    CHECK(bk_position_key(&r, 8, cols, lens, NULL, 0, key) == -BK_ERR_FOUNDATIONS);
+    cols[0] = king;
+    uint8_t many[9] = {0};
+    CHECK(bk_position_key(&r, 8, cols, lens, many, 5, key) == -BK_ERR_CELLS);
+    bk_placed pl;
+    CHECK(bk_position_placed(&r, 8, cols, lens, many, 3, &pl) == -BK_ERR_CELL_BYTES);
+    CHECK(strcmp(bk_error_message(-BK_ERR_CARD), "bad or repeated card") == 0);
+    CHECK(strcmp(bk_error_message(BK_ERR_COUNT + 3), "unknown error") == 0);
+}
+
+static void test_portfolio(void)
+{
+    long long states;
+    bk_counts c;
+    /* FreeCell deal 11982: impossible, 62,643 positions (the Python tests agree) */
+    CHECK(solve_deal(FREECELL, 4, 11982, 3000000, &states, &c) == BK_EXHAUSTED);
+    CHECK(states == 62643);
+    /* FreeCell deal 1: won, the line checked card by card */
+    CHECK(solve_deal(FREECELL, 4, 1, 3000000, &states, &c) == BK_WIN);
+    CHECK(c.checked && c.moves > 0 && c.singles >= c.moves && c.player <= c.moves);
+    /* Baker's Game deal 1 with 4 cells: lost (the published table) */
+    int bg1 = solve_deal(BAKERS_GAME, 4, 1, 3000000, &states, &c);
+    CHECK(bg1 == BK_EXHAUSTED || bg1 == BK_WIN);
+    /* Baker's Dozen deal 104: the one lost deal of 1-1,000 */
+    CHECK(solve_deal(BAKERS_DOZEN, 0, 104, 3000000, &states, &c) == BK_EXHAUSTED);
+    CHECK(solve_deal(BAKERS_DOZEN, 0, 5, 3000000, &states, &c) == BK_WIN && c.checked);
+    /* a limit names itself */
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+    bk_budget b;
+    bk_found *found = NULL;
+    game_rules(FREECELL, 4, &r);
+    dealt(FREECELL, 11982, &r, &pl);
+    bk_portfolio_default(r.build, r.can_fill, &p);
+    bk_budget_start(&b, 100, 0, 0);
+    CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_LIMIT && b.limit == BK_LIM_STATES);
+    CHECK(strcmp(bk_limit_name(b.limit), "states") == 0);
+    bk_found_free(found, &b);
+    bk_budget_start(&b, -1, 0, 1); /* 1 MB */
+    found = NULL;
+    CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_LIMIT && b.limit == BK_LIM_MEMORY);
+    bk_found_free(found, &b);
+    /* portfolios that cannot run say why */
+    bk_portfolio q = p;
+    q.rival.q_main = 0;
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_RIVAL);
+    q = p;
+    q.width[0] = -1;
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_STAGES);
+    q = p;
+    q.sel[0] = 5;
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_NO_WEIGHTS);
+}
+
+static int interrupts;
+static int stop_now(void *ctx)
+{
+    (void)ctx;
+    interrupts++;
+    return 1;
+}
+
+static void test_interrupt(void)
+{
+    /* FreeCell deal 11982 with one cell: a search of more than 65,536
+     * positions, where the callback is asked */
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+    bk_budget b;
+    bk_found *found = NULL;
+    game_rules(FREECELL, 1, &r);
+    dealt(FREECELL, 11982, &r, &pl);
+    bk_portfolio_default(r.build, r.can_fill, &p);
+    bk_budget_start(&b, 5000000, 0, 0);
+    b.interrupt = stop_now;
+    int status = bk_solve(&r, &p, &b, pl.key, &found);
+    bk_found_free(found, &b);
+    CHECK(interrupts >= 1);
+    CHECK(status == BK_LIMIT && b.limit == BK_LIM_INTERRUPT);
+    CHECK(b.states < 5000000);
+}
+
+static void test_lines(void)
+{
+    bk_rules r;
+    bk_placed pl, again;
+    bk_portfolio p;
+    bk_budget b;
+    bk_found *found = NULL;
+    game_rules(FREECELL, 4, &r);
+    dealt(FREECELL, 617, &r, &pl);
+    bk_portfolio_default(r.build, r.can_fill, &p);
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_WIN);
+    size_t n = 0;
+    bk_cmove *line = bk_found_line(found, &n);
+    CHECK(line != NULL && n > 0);
+    bk_found_free(found, &b);
+    bk_pmoves moves = {0}, singles = {0};
+    CHECK(bk_play_line(&r, &pl, line, n, &moves, &singles) == 0);
+    CHECK(moves.n >= n && singles.n >= moves.n);
+    again = pl;
+    CHECK(bk_check_line(&r, &again, singles.v, singles.n) == 1);
+    /* the checker refuses: a line cut short, a move from an empty place,
+     * and a card sent home out of turn */
+    again = pl;
+    CHECK(bk_check_line(&r, &again, singles.v, singles.n - 1) == 0);
+    bk_pmove wrong = singles.v[0];
+    singles.v[0] = (bk_pmove){100, 0, 1};
+    again = pl;
+    CHECK(bk_check_line(&r, &again, singles.v, singles.n) == 0);
+    singles.v[0] = (bk_pmove){0, 200, 1};
+    again = pl;
+    CHECK(bk_check_line(&r, &again, singles.v, singles.n) == 0);
+    singles.v[0] = wrong;
+    /* the player refuses a move that does not fit */
+    bk_cmove bad = {line[0].card, 5, -2};
+    bk_pmoves m2 = {0}, s2 = {0};
+    CHECK(bk_play_line(&r, &pl, &bad, 1, &m2, &s2) == -BK_ERR_LINE);
+    bad = (bk_cmove){60, 1, -1};
+    CHECK(bk_play_line(&r, &pl, &bad, 1, &m2, &s2) == -BK_ERR_MOVE);
+    bk_pmoves_free(&moves);
+    bk_pmoves_free(&singles);
+    free(line);
+}
+
+static void test_short_and_exhaust(void)
+{
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+    bk_budget b;
+    game_rules(BAKERS_GAME, 4, &r);
+    dealt(BAKERS_GAME, 617, &r, &pl);
+    bk_portfolio_default(r.build, r.can_fill, &p);
+    const int widths[] = {10, 100, 1000};
+    bk_short_result s;
+    bk_budget_start(&b, 300000, 0, 0);
+    CHECK(bk_short(&r, &p.weights, &b, pl.key, 200, widths, 3, 0.5, &s) == 0);
+    CHECK(s.line != NULL && s.player_moves < 200 && s.lower_bound <= s.player_moves);
+    free(s.line);
+    CHECK(bk_short(&r, &p.weights, &b, pl.key, -1, widths, 3, 0.5, &s) == -BK_ERR_STAGES);
+
+    /* the exhaustive search agrees with the portfolio on FreeCell 11982 */
+    game_rules(FREECELL, 4, &r);
+    dealt(FREECELL, 11982, &r, &pl);
+    bk_portfolio_default(r.build, r.can_fill, &p);
+    bk_rules_exhaustive(&r);
+    bk_cmove *line = NULL;
+    size_t n = 0, peak = 0;
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_exhaust(&r, &p.weights, &b, pl.key, &line, &n, &peak) == BK_EXHAUSTED);
+    CHECK(line == NULL && peak > 0);
+    /* and finds a win that replays */
+    dealt(FREECELL, 1, &r, &pl);
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_exhaust(&r, &p.weights, &b, pl.key, &line, &n, &peak) == BK_WIN);
+    bk_pmoves moves = {0}, singles = {0};
+    CHECK(bk_play_line(&r, &pl, line, n, &moves, &singles) == 0);
+    CHECK(bk_check_line(&r, &pl, singles.v, singles.n) == 1);
+    bk_pmoves_free(&moves);
+    bk_pmoves_free(&singles);
+    free(line);
+}
+
+static void test_probes(void)
+{
+    bk_rules r;
+    bk_placed pl;
+    game_rules(FREECELL, 4, &r);
+    dealt(FREECELL, 1, &r, &pl);
+    int moves[512][2];
+    int n = bk_legal_moves(&r, &pl, moves, 512);
+    /* deal 1: 8 columns to 4 cells, and the builds among the exposed cards */
+    CHECK(n >= 32);
+    bk_weights w = {1, 1, 1, 1, 1, 1, 0};
+    bk_child *kids = malloc(BK_MAXCHILD * sizeof *kids);
+    CHECK(kids != NULL);
+    int k = bk_children(&r, &w, pl.key, kids);
+    CHECK(k > 0 && k <= n);
+    free(kids);
+}
+
+int main(void)
+{
+    bk_init();
+    test_dealing();
+    test_positions();
+    test_portfolio();
+    test_interrupt();
+    test_lines();
+    test_short_and_exhaust();
+    test_probes();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
