@@ -28,8 +28,9 @@ Engines
 -------
 Two engines run searches of the same kinds under the same pruning rules,
 each with its own copy of the rules, both held to the rules engine by
-differential tests (``tests/test_native.py``): ``native`` (the C core behind
-``_native.c``, the default wherever it was built; see ``native.py``) and
+differential tests (``tests/test_native.py``): ``native`` (the C library in
+``csrc/`` behind ``_native.c``, the default wherever it was built; see
+``native.py``) and
 ``python`` (``engine.py``, the reference). The native core keeps a position
 as 52 bytes, one per card — the card beneath it, or column bottom, cell or
 home — which is its canonical key as it stands; the Python engine's key is

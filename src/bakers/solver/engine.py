@@ -740,10 +740,10 @@ def beam(rules: Rules, root: bytes, width: int, budget: Budget) -> Outcome:
 
 # --- the portfolio ---------------------------------------------------------------
 # The reference engine's own schedule of searches. The native engine's
-# portfolio is another one (bakers.solver.native.Portfolio: other beam widths,
-# weightings for Baker's Dozen and a rival search in FreeCell): each is tuned
-# for its own engine's speed, and the tests hold their verdicts together, not
-# their schedules.
+# portfolio is another one, kept as data in the C library (csrc/portfolio.c:
+# other beam widths, weightings for Baker's Dozen and a rival search in
+# FreeCell): each is tuned for its own engine's speed, and the tests hold
+# their verdicts together, not their schedules.
 
 FIRST_STAGE = {True: 200_000, False: 20_000}  # by "empty columns can be filled"
 BEAMS = (300, 1000, 3000, 10_000)
