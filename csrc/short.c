@@ -110,6 +110,21 @@ done:
     return status;
 }
 
+/* After a search into ``work``: its line becomes the best one when it found
+ * one (ending at ``at``), and ``work`` is emptied for the next search. */
+static void keep_line(Store *best, Store *work, int found, uint32_t at, uint32_t *win, int *have)
+{
+    if (found) {
+        store_free(best);
+        *best = *work;
+        memset(work, 0, sizeof *work);
+        *win = at;
+        *have = 1;
+    } else {
+        store_free(work);
+    }
+}
+
 int bk_short(const Rules *rp, const Weights *wp, Budget *b, const uint8_t *root_in, int ub,
              const int *widths, int nw, double prove_share, bk_short_result *out)
 {
@@ -161,15 +176,7 @@ int bk_short(const Rules *rp, const Weights *wp, Budget *b, const uint8_t *root_
                 int found = 0, low = lower;
                 uint32_t at = 0;
                 int st = short_astar(&r, &w, b, root, &ub, &low, &work, &at, &found, kids);
-                if (found) {
-                    store_free(&best);
-                    best = work;
-                    memset(&work, 0, sizeof work);
-                    win = at;
-                    have = 1;
-                } else {
-                    store_free(&work);
-                }
+                keep_line(&best, &work, found, at, &win, &have);
                 if (low > lower)
                     lower = low;
                 if (st == ST_EXHAUSTED) {
@@ -190,15 +197,7 @@ int bk_short(const Rules *rp, const Weights *wp, Budget *b, const uint8_t *root_
                 break;
             uint32_t at = 0;
             int st = layered_beam(&r, &w, b, root, widths[i], &ub, COST_PLAYER, &work, &at, kids);
-            if (st == ST_WIN) {
-                store_free(&best);
-                best = work;
-                memset(&work, 0, sizeof work);
-                win = at;
-                have = 1;
-            } else {
-                store_free(&work);
-            }
+            keep_line(&best, &work, st == ST_WIN, at, &win, &have);
             if (st == ST_ERROR)
                 error = 1;
             if (st == ST_LIMIT || lower >= ub)

@@ -48,6 +48,27 @@ static void dealt(int game, unsigned long long number, const bk_rules *r, bk_pla
     CHECK(bk_position_placed(r, r->ncols, colp, lens, cells, r->ncells, pl) == 0);
 }
 
+/* A game's deal, its rules and its portfolio, ready to solve. */
+static void ready_deal(int game, int cells, unsigned long long number, bk_rules *r, bk_placed *pl,
+                       bk_portfolio *p)
+{
+    game_rules(game, cells, r);
+    dealt(game, number, r, pl);
+    bk_portfolio_default(r->build, r->can_fill, p);
+}
+
+/* A deal ready to solve. */
+typedef struct {
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+} Case;
+
+static void ready_case(int game, int cells, unsigned long long number, Case *k)
+{
+    ready_deal(game, cells, number, &k->r, &k->pl, &k->p);
+}
+
 /* The portfolio on a deal: its status, positions, and the line's check. */
 static int solve_deal(int game, int cells, unsigned long long number, long long max_states,
                       long long *states, bk_counts *counts)
@@ -57,9 +78,7 @@ static int solve_deal(int game, int cells, unsigned long long number, long long 
     bk_portfolio p;
     bk_budget b;
     bk_found *found = NULL;
-    game_rules(game, cells, &r);
-    dealt(game, number, &r, &pl);
-    bk_portfolio_default(r.build, r.can_fill, &p);
+    ready_deal(game, cells, number, &r, &pl, &p);
     CHECK(bk_portfolio_check(&p) == 0);
     bk_budget_start(&b, max_states, 0, 0);
     int status = bk_solve(&r, &p, &b, pl.key, &found);
@@ -158,14 +177,13 @@ static void test_portfolio(void)
     CHECK(solve_deal(BAKERS_DOZEN, 0, 104, 3000000, &states, &c) == BK_EXHAUSTED);
     CHECK(solve_deal(BAKERS_DOZEN, 0, 5, 3000000, &states, &c) == BK_WIN && c.checked);
     /* a limit names itself */
-    bk_rules r;
-    bk_placed pl;
-    bk_portfolio p;
+    Case k;
+    ready_case(FREECELL, 4, 11982, &k);
+    bk_rules r = k.r;
+    bk_placed pl = k.pl;
+    bk_portfolio p = k.p;
     bk_budget b;
     bk_found *found = NULL;
-    game_rules(FREECELL, 4, &r);
-    dealt(FREECELL, 11982, &r, &pl);
-    bk_portfolio_default(r.build, r.can_fill, &p);
     bk_budget_start(&b, 100, 0, 0);
     CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_LIMIT && b.limit == BK_LIM_STATES);
     CHECK(strcmp(bk_limit_name(b.limit), "states") == 0);
@@ -198,17 +216,13 @@ static void test_interrupt(void)
 {
     /* FreeCell deal 11982 with one cell: a search of more than 65,536
      * positions, where the callback is asked */
-    bk_rules r;
-    bk_placed pl;
-    bk_portfolio p;
+    Case k;
+    ready_case(FREECELL, 1, 11982, &k);
     bk_budget b;
     bk_found *found = NULL;
-    game_rules(FREECELL, 1, &r);
-    dealt(FREECELL, 11982, &r, &pl);
-    bk_portfolio_default(r.build, r.can_fill, &p);
     bk_budget_start(&b, 5000000, 0, 0);
     b.interrupt = stop_now;
-    int status = bk_solve(&r, &p, &b, pl.key, &found);
+    int status = bk_solve(&k.r, &k.p, &b, k.pl.key, &found);
     bk_found_free(found, &b);
     CHECK(interrupts >= 1);
     CHECK(status == BK_LIMIT && b.limit == BK_LIM_INTERRUPT);
@@ -222,9 +236,7 @@ static void test_lines(void)
     bk_portfolio p;
     bk_budget b;
     bk_found *found = NULL;
-    game_rules(FREECELL, 4, &r);
-    dealt(FREECELL, 617, &r, &pl);
-    bk_portfolio_default(r.build, r.can_fill, &p);
+    ready_deal(FREECELL, 4, 617, &r, &pl, &p);
     bk_budget_start(&b, 3000000, 0, 0);
     CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_WIN);
     size_t n = 0;
@@ -265,9 +277,7 @@ static void test_short_and_exhaust(void)
     bk_placed pl;
     bk_portfolio p;
     bk_budget b;
-    game_rules(BAKERS_GAME, 4, &r);
-    dealt(BAKERS_GAME, 617, &r, &pl);
-    bk_portfolio_default(r.build, r.can_fill, &p);
+    ready_deal(BAKERS_GAME, 4, 617, &r, &pl, &p);
     const int widths[] = {10, 100, 1000};
     bk_short_result s;
     bk_budget_start(&b, 300000, 0, 0);
@@ -277,9 +287,7 @@ static void test_short_and_exhaust(void)
     CHECK(bk_short(&r, &p.weights, &b, pl.key, -1, widths, 3, 0.5, &s) == -BK_ERR_STAGES);
 
     /* the exhaustive search agrees with the portfolio on FreeCell 11982 */
-    game_rules(FREECELL, 4, &r);
-    dealt(FREECELL, 11982, &r, &pl);
-    bk_portfolio_default(r.build, r.can_fill, &p);
+    ready_deal(FREECELL, 4, 11982, &r, &pl, &p);
     bk_rules_exhaustive(&r);
     bk_cmove *line = NULL;
     size_t n = 0, peak = 0;

@@ -189,31 +189,38 @@ static int get_portfolio(PyObject *weights, long long first, long long middle, P
     return rc < 0 ? (raise_code(rc), -1) : 0;
 }
 
-/* The moves of a line as Python sees them: [(card, count, dest)]. */
-static PyObject *line_list(const bk_cmove *line, size_t n)
+/* A list of ``n`` items, item i made by ``make(items, i)`` (NULL on failure). */
+static PyObject *list_of(const void *items, Py_ssize_t n,
+                         PyObject *(*make)(const void *items, Py_ssize_t i))
 {
-    PyObject *lst = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; lst && i < n; i++) {
-        PyObject *t = Py_BuildValue("(iii)", line[i].card, line[i].count, line[i].dest);
-        if (!t)
+    PyObject *lst = PyList_New(n);
+    for (Py_ssize_t i = 0; lst && i < n; i++) {
+        PyObject *x = make(items, i);
+        if (!x)
             Py_CLEAR(lst);
         else
-            PyList_SET_ITEM(lst, (Py_ssize_t)i, t);
+            PyList_SET_ITEM(lst, i, x);
     }
     return lst;
 }
 
-static PyObject *pmoves_list(const bk_pmoves *m)
+/* A move of a line as Python sees it: (card, count, dest). */
+static PyObject *cmove_item(const void *items, Py_ssize_t i)
 {
-    PyObject *lst = PyList_New((Py_ssize_t)m->n);
-    for (size_t i = 0; lst && i < m->n; i++) {
-        PyObject *t = Py_BuildValue("(iii)", m->v[i].src, m->v[i].dst, m->v[i].count);
-        if (!t)
-            Py_CLEAR(lst);
-        else
-            PyList_SET_ITEM(lst, (Py_ssize_t)i, t);
-    }
-    return lst;
+    const bk_cmove *m = (const bk_cmove *)items + i;
+    return Py_BuildValue("(iii)", m->card, m->count, m->dest);
+}
+
+/* A move on the board's places: (src, dst, count). */
+static PyObject *pmove_item(const void *items, Py_ssize_t i)
+{
+    const bk_pmove *m = (const bk_pmove *)items + i;
+    return Py_BuildValue("(iii)", m->src, m->dst, m->count);
+}
+
+static PyObject *line_list(const bk_cmove *line, size_t n)
+{
+    return list_of(line, (Py_ssize_t)n, cmove_item);
 }
 
 /* (status, limit, states, line, peak_bytes); takes ``line`` (or NULL). */
@@ -565,7 +572,8 @@ static PyObject *py_play_line(PyObject *self, PyObject *args)
     else if (rc < 0)
         raise_code(rc);
     else if (ok)
-        res = Py_BuildValue("(NN)", pmoves_list(&a), pmoves_list(&b));
+        res = Py_BuildValue("(NN)", list_of(a.v, (Py_ssize_t)a.n, pmove_item),
+                            list_of(b.v, (Py_ssize_t)b.n, pmove_item));
     bk_pmoves_free(&a);
     bk_pmoves_free(&b);
     free(moves);
@@ -612,6 +620,13 @@ static PyObject *py_check_line(PyObject *self, PyObject *args)
 
 /* --- for tests only ------------------------------------------------------------ */
 
+static PyObject *child_item(const void *items, Py_ssize_t i)
+{
+    const bk_child *k = (const bk_child *)items + i;
+    return Py_BuildValue("(y#iiii)", (const char *)k->key, (Py_ssize_t)BK_NCARDS, k->card,
+                         k->count, k->dest, k->h);
+}
+
 /* children(columns, cells, ncells, build, can_fill, supermoves[, weights
  *          [, exhaustive]]) -> [(key, card, count, dest, h)]: the children the
  * search generates (closure applied), h under ``weights`` (default all 1). */
@@ -635,17 +650,15 @@ static PyObject *py_children(PyObject *self, PyObject *args)
     if (!kids)
         return PyErr_NoMemory();
     int n = bk_children(&r, &w, key, kids);
-    PyObject *out = n < 0 ? raise_code(n) : PyList_New(n);
-    for (int i = 0; out && i < n; i++) {
-        PyObject *t = Py_BuildValue("(y#iiii)", (const char *)kids[i].key, (Py_ssize_t)BK_NCARDS,
-                                    kids[i].card, kids[i].count, kids[i].dest, kids[i].h);
-        if (!t)
-            Py_CLEAR(out);
-        else
-            PyList_SET_ITEM(out, i, t);
-    }
+    PyObject *out = n < 0 ? raise_code(n) : list_of(kids, n, child_item);
     free(kids);
     return out;
+}
+
+static PyObject *place_pair(const void *items, Py_ssize_t i)
+{
+    const int *m = (const int *)items + 2 * i;
+    return Py_BuildValue("(ii)", m[0], m[1]);
 }
 
 /* legal_moves(columns, cells_by_place, ncells, build, can_fill, supermoves)
@@ -659,15 +672,7 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args)
     if (placed_args(args, &r, &pl, NULL) < 0)
         return NULL;
     int n = bk_legal_moves(&r, &pl, moves, 512);
-    PyObject *out = n < 0 ? raise_code(n) : PyList_New(n);
-    for (int i = 0; out && i < n; i++) {
-        PyObject *t = Py_BuildValue("(ii)", moves[i][0], moves[i][1]);
-        if (!t)
-            Py_CLEAR(out);
-        else
-            PyList_SET_ITEM(out, i, t);
-    }
-    return out;
+    return n < 0 ? raise_code(n) : list_of(moves, n, place_pair);
 }
 
 static PyMethodDef methods[] = {
