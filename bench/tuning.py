@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""The tuning/validation protocol for the native search's parameters.
+
+Every choice of a search parameter (weights, stage sizes, beam widths, the
+rival's turns, budgets) is made on a game's *tuning* ranges and reported on its
+*validation* ranges, which the choice never saw. Neither touches deals
+1-1,000, the test suite's fixtures. A candidate portfolio that improves the
+tuning ranges but worsens the validation ranges is not taken.
+
+    python bench/tuning.py --game bakers_dozen                  # today's portfolio on both splits
+    python bench/tuning.py --game freecell --portfolio cand.json  # a candidate beside today's
+
+A candidate is JSON: any of ``weights``, ``first_stage``, ``middle_stage``,
+``beams``, ``beam_weights``, ``rival`` replacing today's (weights as the seven
+numbers blocked, cell, home, empty, unbuilt, depth, need; a rival as
+``[weights, head, main_turn, turn, limit]``; a beam as a width or ``[width,
+k]``). Every deal is solved by the native core at the default budget (3 M
+positions, no timeout: the counts do not depend on the machine), its line
+played and checked by the core's line checker. The figures per split:
+positions in all, unknown deals, median and worst seconds, and the verdict
+of the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+from bakers.games import Game, find_game
+from bakers.solver import native
+from bakers.solver.engine import Weights
+
+FIXTURES = range(1, 1001)  # the test suite's deals: never tuned on
+# Named ranges per game: (first, last). Tuning and validation are disjoint,
+# and both are disjoint from the fixtures.
+TUNING: dict[str, tuple[tuple[int, int], ...]] = {
+    "bakers_dozen": ((1001, 3000),),
+    "freecell": ((1001, 13000),),
+    "bakers_game": ((1001, 9000),),
+}
+VALIDATION: dict[str, tuple[tuple[int, int], ...]] = {
+    "bakers_dozen": ((20001, 22000), (40001, 42000)),
+    "freecell": ((20001, 32000), (40001, 52000)),
+    "bakers_game": ((28001, 36000),),
+}
+MAX_STATES = 3_000_000
+CHUNK = 500
+
+
+@dataclasses.dataclass
+class Figures:
+    deals: int = 0
+    positions: int = 0
+    unknown: list[int] = dataclasses.field(default_factory=list)
+    seconds: list[float] = dataclasses.field(default_factory=list)
+    wrong_lines: int = 0
+
+    def row(self) -> str:
+        med = statistics.median(self.seconds) * 1000 if self.seconds else 0.0
+        worst = max(self.seconds, default=0.0)
+        return (f"{self.deals:>6,} deals  {self.positions:>13,} positions  "
+                f"{len(self.unknown):>3} unknown  median {med:6.2f} ms  worst {worst:6.2f} s"
+                + (f"  unchecked lines {self.wrong_lines}" if self.wrong_lines else ""))
+
+
+def check_ranges() -> None:
+    """The protocol's own rule: the splits never meet, nor meet the fixtures."""
+    for game in TUNING:
+        tune = {d for a, b in TUNING[game] for d in range(a, b + 1)}
+        valid = {d for a, b in VALIDATION[game] for d in range(a, b + 1)}
+        assert not tune & valid, game
+        assert not (tune | valid) & set(FIXTURES), game
+
+
+def candidate(base: native.Portfolio, path: Path) -> native.Portfolio:
+    """``base`` with the fields a JSON file gives."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    unknown = set(data) - {"weights", "first_stage", "middle_stage", "beams", "beam_weights",
+                           "rival"}
+    if unknown:
+        raise SystemExit(f"error: {path}: unknown fields {sorted(unknown)}")
+    fields: dict[str, Any] = {}
+    if "weights" in data:
+        fields["weights"] = Weights(*data["weights"])
+    for name in ("first_stage", "middle_stage"):
+        if name in data:
+            fields[name] = int(data[name])
+    if "beams" in data:
+        fields["beams"] = tuple(b if isinstance(b, int) else (b[0], b[1]) for b in data["beams"])
+    if "beam_weights" in data:
+        fields["beam_weights"] = tuple(Weights(*w) for w in data["beam_weights"])
+    if "rival" in data:
+        r = data["rival"]
+        fields["rival"] = None if r is None else native.Rival(Weights(*r[0]), *r[1:])
+    return dataclasses.replace(base, **fields)
+
+
+def measure(game: Game, portfolio: native.Portfolio,
+            ranges: tuple[tuple[int, int], ...]) -> Figures:
+    out = Figures()
+    for first, last in ranges:
+        for start in range(first, last + 1, CHUNK):
+            count = min(CHUNK, last + 1 - start)
+            answers = native.search_deals(game, start, count, portfolio, timeout=None,
+                                          max_states=MAX_STATES, max_memory_mb=4096)
+            for k, (found, seconds) in enumerate(answers):
+                out.deals += 1
+                out.positions += found.states
+                out.seconds.append(seconds)
+                if found.verdict == "unknown":
+                    out.unknown.append(start + k)
+                if found.verdict == "winnable" and not found.checked:
+                    out.wrong_lines += 1
+    return out
+
+
+def better(a: Figures, b: Figures) -> bool:
+    """Whether ``a`` is better than ``b``: fewer unknown, then fewer positions."""
+    return (len(a.unknown), a.positions) < (len(b.unknown), b.positions)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=sorted(TUNING), default="bakers_dozen")
+    parser.add_argument("--portfolio", type=Path, default=None,
+                        help="a candidate portfolio (JSON), compared with today's")
+    parser.add_argument("--split", choices=("tune", "validate", "both"), default="both")
+    args = parser.parse_args(argv)
+    check_ranges()
+    if not native.AVAILABLE:
+        print(f"error: the native core is not built: {native.IMPORT_ERROR}", file=sys.stderr)
+        return 2
+    game = find_game(args.game)
+    today = native.Portfolio.for_game(game)
+    portfolios = {"today": today}
+    if args.portfolio is not None:
+        portfolios["candidate"] = candidate(today, args.portfolio)
+    splits = {"tune": TUNING[game.name], "validate": VALIDATION[game.name]}
+    if args.split != "both":
+        splits = {args.split: splits[args.split]}
+    results: dict[tuple[str, str], Figures] = {}
+    for split, ranges in splits.items():
+        label = ", ".join(f"{a:,}-{b:,}" for a, b in ranges)
+        print(f"{game.title}, {split} ({label}), at most {MAX_STATES:,} positions a deal:")
+        for name, portfolio in portfolios.items():
+            figures = measure(game, portfolio, ranges)
+            results[name, split] = figures
+            print(f"  {name:<9} {figures.row()}")
+            if figures.unknown:
+                print(f"            unknown: {', '.join(map(str, figures.unknown[:40]))}")
+    if "candidate" in portfolios and len(splits) == 2:
+        tune_gain = better(results["candidate", "tune"], results["today", "tune"])
+        valid_gain = better(results["candidate", "validate"], results["today", "validate"])
+        verdict = ("take it" if tune_gain and valid_gain else
+                   "do not take it: it does not hold on the validation ranges" if tune_gain else
+                   "do not take it: no gain on the tuning ranges")
+        print(f"protocol: {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
