@@ -157,6 +157,16 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+@pytest.fixture
+def table(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    """A desktop page (1280×800) of the live server, motion reduced: the page
+    object of ``browser.py``; fails the test on console errors."""
+    from browser import open_table
+
+    with open_table(browser, live_server) as page:
+        yield page
+
+
 def fc_solve_verdict(board: Any) -> str:
     """Freecell Solver's verdict on a Baker's Game board (``-l cn``, a complete
     search): "winnable" or "impossible"."""

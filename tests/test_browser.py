@@ -31,14 +31,7 @@ pytestmark = [
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 
 
-# --- fixtures -------------------------------------------------------------------------------
-
-@pytest.fixture
-def table(browser: Any, live_server: Any) -> Iterator[Table]:
-    """A desktop page (1280×800), motion reduced; fails the test on console errors."""
-    with open_table(browser, live_server) as t:
-        yield t
-
+# --- helpers (the page object and the ``table`` fixture: browser.py, conftest.py) ------------
 
 def deal_617() -> Board:
     return Board.deal("bakers_game", 617)

@@ -8,12 +8,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from browser import Table, axe_violations, open_table
+from browser import Table, axe_violations
 from conftest import CHROMIUM, fc_solve_verdict
 
 from bakers.board import Board
@@ -28,12 +26,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright pac
 DATA = Path(__file__).resolve().parent / "data"
 RECORDS = json.loads((DATA / "analyse_records.json").read_text())
 FC_SOLVE = shutil.which("fc-solve")
-
-
-@pytest.fixture
-def table(browser: Any, live_server: Any) -> Iterator[Table]:
-    with open_table(browser, live_server) as t:
-        yield t
 
 
 def wait_verdict(table: Table, verdict: str, timeout: float = 15_000) -> None:
