@@ -36,10 +36,23 @@ export function closeDialog(sel) {
 
 /** Ask before a position with moves is replaced; `then()` if confirmed. */
 export function confirmReplace(g, then) {
-  const dlg = $("#dlg-new");
-  $("#dlg-new-text").textContent = g.practice
+  const text = g.practice
     ? "This practice position is not finished. Starting a new deal leaves it (practice games are not counted)."
     : "This deal is not finished. Starting a new deal abandons it, and it counts as a lost game.";
+  ask("Replace this position?", text, "Replace it", then);
+}
+
+/** Ask before a restart takes every move back; `then()` if confirmed. */
+export function confirmRestart(g, then) {
+  const n = g.score.moves;
+  ask("Restart this deal?", `Restarting deals these cards again from the start: your ${n} move${n === 1 ? "" : "s"} cannot be undone afterwards. The clock keeps running.`, "Restart", then);
+}
+
+function ask(heading, text, yes, then) {
+  const dlg = $("#dlg-new");
+  $("#dlg-new-h").textContent = heading;
+  $("#dlg-new-text").textContent = text;
+  $("#dlg-new button[value='replace']").textContent = yes;
   dlg.returnValue = "";
   dlg.showModal();
   dlg.addEventListener("close", () => dlg.returnValue === "replace" && then(), { once: true });

@@ -161,6 +161,14 @@ function simple(name, { unless, unlessText, say } = {}) {
 const undo = () => simple("undo", { say: "Move taken back.", unless: (g) => !g.can_undo, unlessText: "Nothing to undo: this is the deal." });
 const redo = () => simple("redo", { say: "Move played again.", unless: (g) => !g.can_redo, unlessText: "Nothing to redo." });
 
+/** Restart asks first when it would take moves back: it cannot be undone. */
+function restart() {
+  if (state.playback) return showStatus(PLAYBACK_ON, "error");
+  const go = () => simple("restart", { say: "Back to the deal." });
+  if (state.game && state.game.moves.length) return dialogs.confirmRestart(state.game, go);
+  return go();
+}
+
 function togglePause() {
   const g = state.game;
   if (!g || (!g.paused && g.status !== "playing")) return;
@@ -299,10 +307,15 @@ attachPointer(el.board, {
     return intent({ from: where.place, count: where.count }, cardsAt(where.place, where.count));
   },
   doubleTap(code) {
+    // one intent with the first tap: the card goes home if the server lists
+    // that move, otherwise nothing more happens than the first tap did
     enqueue(async () => {
-      clearSelection(false);
+      const g = state.game;
+      const home = g.rules.places.foundation;
       const where = locate(code); // after the first tap's answer
-      if (where.place !== "h" && where.count === 1) intent({ from: where.place, to: state.game.rules.places.foundation, count: 1 }, [code]);
+      if (where.place === home || where.count !== 1 || !g.legal_moves.includes(`${where.place}${home}`)) return;
+      clearSelection(false);
+      intent({ from: where.place, to: home, count: 1 }, [code]);
     });
   },
   pileClick(pile) {
@@ -362,7 +375,7 @@ el.board.addEventListener("focusin", (e) => {
 });
 
 const buttons = {
-  "#btn-undo": undo, "#btn-redo": redo, "#btn-restart": () => simple("restart", { say: "Back to the deal." }),
+  "#btn-undo": undo, "#btn-redo": redo, "#btn-restart": restart,
   "#btn-new": newDeal, "#btn-hint": hint, "#btn-pause": togglePause, "#btn-resume": togglePause,
   "#btn-settings": dialogs.openSettings, "#btn-help": dialogs.openHelp,
   "#btn-solution": () => study.offerSolution((g) => apply(g, { animate: false, say: false })),

@@ -1,0 +1,150 @@
+"""The table as a newcomer meets it (issue 27, items 1-11): real Chromium
+(Playwright) against a real ``bakers serve`` (the ``live_server`` fixture),
+on a desktop and on a phone (upright and sideways, touch). Every wait is on
+the page's own elements."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM
+from test_browser import Table, axe_violations, open_table
+from test_browser import table as table  # noqa: F401 (the desktop page fixture)
+
+from bakers.board import Board
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no `chromium` on PATH for the browser tests"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+expect = sync_api.expect
+
+PHONE_UPRIGHT = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+PHONE_SIDEWAYS = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True}
+
+
+def ready(table: Table) -> None:
+    table.page.locator("#app[data-ready='true']").wait_for()
+
+
+def moves_are(table: Table, n: int) -> None:
+    expect(table.page.locator("#s-moves")).to_have_text(str(n))
+
+
+def centre(table: Table, code: str) -> tuple[float, float]:
+    box = table.card(code).bounding_box()
+    assert box
+    return box["x"] + box["width"] / 2, box["y"] + 10
+
+
+def settle(table: Table) -> None:
+    """Long enough for any answer the page could still be waiting for."""
+    time.sleep(0.8)
+
+
+# --- item 1: a double-click is one intent ----------------------------------------------------
+
+def test_double_click_sends_the_ace_home_and_nothing_else(table: Table) -> None:
+    table.open("/play/freecell/7")  # column 2 ends 4♣ A♣
+    x, y = centre(table, "AC")
+    table.page.mouse.click(x, y)
+    time.sleep(0.15)
+    table.page.mouse.click(x, y)
+    expect(table.page.locator("#s-home")).to_have_text("1")
+    settle(table)
+    moves_are(table, 1)
+    assert table.place_of("AC") == "h"
+    assert table.columns()[1][-1] == "4C"
+
+
+def test_double_click_on_a_card_that_cannot_go_home_is_one_click(table: Table) -> None:
+    table.open("/play/freecell/7")  # column 3 ends 3♠ 6♠
+    x, y = centre(table, "6S")
+    table.page.mouse.click(x, y)
+    time.sleep(0.15)
+    table.page.mouse.click(x, y)
+    moves_are(table, 1)
+    settle(table)
+    moves_are(table, 1)
+    assert table.columns()[2][-1] == "3S"
+    assert "foundation" not in table.status()
+
+
+def test_double_tap_on_a_phone_is_one_intent(browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server, **PHONE_UPRIGHT) as table:
+        table.open("/play/freecell/7")
+        x, y = centre(table, "AC")
+        table.page.touchscreen.tap(x, y)
+        time.sleep(0.15)
+        table.page.touchscreen.tap(x, y)
+        expect(table.page.locator("#s-home")).to_have_text("1")
+        settle(table)
+        moves_are(table, 1)
+        assert table.columns()[1][-1] == "4C"
+
+
+def test_double_click_in_select_mode_sends_home(table: Table) -> None:
+    table.open("/play/freecell/7")
+    table.page.click("#btn-settings")
+    table.page.check("input[name='clickmode'][value='select']")
+    table.page.click("#dlg-settings button[value='close']")
+    table.card("AC").dblclick()
+    expect(table.page.locator("#s-home")).to_have_text("1")
+    settle(table)
+    moves_are(table, 1)
+    assert table.columns()[1][-1] == "4C"
+
+
+# --- item 2: Restart asks; typed moves never press a focused button --------------------------
+
+def test_restart_asks_first(table: Table) -> None:
+    table.open("/play/freecell/7")
+    table.card("AC").click()
+    moves_are(table, 1)
+    table.card("6S").click()
+    moves_are(table, 2)
+    page = table.page
+    page.click("#btn-restart")
+    dialog = page.locator("#dlg-new")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#dlg-new-h")).to_contain_text("Restart")
+    assert axe_violations(page) == []
+    page.click("#dlg-new button[value='cancel']")
+    settle(table)
+    moves_are(table, 2)
+    assert table.place_of("AC") == "h"
+    page.click("#btn-restart")
+    expect(dialog).to_be_visible()
+    page.click("#dlg-new button[value='replace']")
+    moves_are(table, 0)
+    assert table.columns() == [[str(c) for c in col] for col in Board.deal("freecell", 7).columns]
+    expect(page.locator("#btn-restart")).to_be_disabled()
+    # the same question serves New deal again, in its own words
+    table.card("AC").click()
+    moves_are(table, 1)
+    page.click("#btn-new")
+    expect(page.locator("#dlg-new-h")).to_have_text("Replace this position?")
+    page.click("#dlg-new button[value='cancel']")
+
+
+@pytest.mark.parametrize("button", ["#btn-undo", "#btn-restart"])
+def test_typed_source_then_enter_plays_even_with_a_button_focused(
+        table: Table, button: str) -> None:
+    table.open("/play/freecell/7")
+    table.card("AC").click()
+    moves_are(table, 1)
+    table.card("6S").click()
+    moves_are(table, 2)
+    page = table.page
+    page.focus(button)
+    table.keys("1", "Enter")  # column 1's J♠: its best place
+    moves_are(table, 3)
+    settle(table)
+    expect(page.locator("#dlg-new")).to_be_hidden()
+    assert table.columns()[0][-1] == "KH"
+    assert table.place_of("AC") == "h"
+    assert table.columns()[2][-1] == "3S"
