@@ -148,3 +148,34 @@ def test_typed_source_then_enter_plays_even_with_a_button_focused(
     assert table.columns()[0][-1] == "KH"
     assert table.place_of("AC") == "h"
     assert table.columns()[2][-1] == "3S"
+
+
+# --- item 3: coming back to a game shows its cards -------------------------------------------
+
+def test_continue_shows_the_cards_and_play_goes_on(table: Table) -> None:
+    page = table.page
+    table.open("/play/freecell/7")
+    table.card("AC").click()
+    moves_are(table, 1)
+    page.click(".brand")
+    link = page.locator("#continue-list a").first
+    expect(link).to_contain_text("FreeCell · deal 7")
+    link.click()
+    ready(table)
+    expect(page.locator("#paused")).to_be_hidden()
+    expect(table.card("6S")).to_be_visible()
+    table.card("6S").click()  # a move resumes the game
+    moves_are(table, 2)
+    expect(page.locator("#s-time")).not_to_have_text("0:00", timeout=5_000)
+    # an untouched deal's link opened again shows its cards too
+    table.open("/play/freecell/8")
+    page.click(".brand")
+    expect(page.locator("#continue-list a").first).to_be_visible()
+    table.open("/play/freecell/8")
+    expect(page.locator("#paused")).to_be_hidden()
+    expect(page.locator("#board .card").first).to_be_visible()
+    # a pause the player asks for still hides the cards, and says how to go on
+    page.click("#btn-pause")
+    expect(page.locator("#paused")).to_be_visible()
+    page.locator("#paused").click(position={"x": 20, "y": 20})
+    expect(page.locator("#status")).to_contain_text("Resume")

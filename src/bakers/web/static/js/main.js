@@ -265,10 +265,17 @@ function ping() {
       return;
     }
     if (r.ok && r.data.id === state.game.id) {
-      setGame(r.data);
+      setGame(state.game.paused ? r.data : shownAgain(r.data));
       tick();
     }
   });
+}
+
+/** A game paused because its page was left (the clock stopped) shows its
+ * cards again when the player comes back: the clock waits for the next move,
+ * which the server takes as a resume, or for Resume. */
+function shownAgain(g) {
+  return g && g.paused && g.status === "playing" ? { ...g, paused: false } : g;
 }
 
 function onHidden() {
@@ -381,6 +388,9 @@ const buttons = {
   "#btn-solution": () => study.offerSolution((g) => apply(g, { animate: false, say: false })),
 };
 for (const [sel, fn] of Object.entries(buttons)) $(sel).addEventListener("click", fn);
+$("#paused").addEventListener("pointerdown", (e) => {
+  if (!e.target.closest("button")) showStatus("The game is paused: Resume (or P) shows the cards again.");
+});
 $("#blocked").addEventListener("click", (e) => {
   const act = e.target.closest("button")?.dataset.act;
   if (act === "undo") undo();
@@ -446,7 +456,7 @@ function boot() {
     $("#title").textContent = "No game here";
     return showStatus("This page has no game: go back to the home page to deal one.", "error");
   }
-  apply(g, { animate: false, say: false });
+  apply(shownAgain(g), { animate: false, say: false });
   study.showRating(g);
   if (!g.lesson && (g.status === "won" || (g.status === "abandoned" && g.played))) dialogs.showResults();
   window.setInterval(ping, g.rules.ping_every * 1000);
