@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import CHROMIUM
 from test_browser import Table, axe_violations, open_table
-from test_browser import table as table  # noqa: F401 (the desktop page fixture)
+from test_browser import table as table  # the desktop page fixture
 
 from bakers.board import Board
 
@@ -179,3 +179,52 @@ def test_continue_shows_the_cards_and_play_goes_on(table: Table) -> None:
     expect(page.locator("#paused")).to_be_visible()
     page.locator("#paused").click(position={"x": 20, "y": 20})
     expect(page.locator("#status")).to_contain_text("Resume")
+
+
+# --- items 6 and 7: the table fits a sideways phone; the deal number shows on a desktop ------
+
+def test_sideways_phone_shows_the_whole_table(browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server, **PHONE_SIDEWAYS) as table:
+        table.open("/play/freecell/7")
+        page = table.page
+        assert page.evaluate("document.documentElement.scrollHeight") <= 390
+        for code in ("JS", "AC", "6S", "5S", "4D", "3C", "6D", "7D"):  # the playable ends
+            box = table.card(code).bounding_box()
+            assert box and box["y"] + box["height"] <= 390, code
+        assert page.locator("#btn-undo").get_attribute("title")
+        expect(page.locator("#btn-undo")).to_have_accessible_name("Undo")
+        expect(page.locator("#subtitle")).to_contain_text("Deal 7")
+        x, y = centre(table, "AC")
+        table.page.touchscreen.tap(x, y)
+        expect(page.locator("#s-home")).to_have_text("1")
+        table.shot("newcomer-sideways-844x390.png")
+        assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1024, 600)])
+def test_desktop_shows_the_deal_number_whole(
+        browser: Any, live_server: Any, size: tuple[int, int]) -> None:
+    w, h = size
+    with open_table(browser, live_server, viewport={"width": w, "height": h}) as table:
+        table.open("/play/bakers_game/2")
+        sub = table.page.locator("#subtitle")
+        expect(sub).to_have_text(re.compile(r"^Deal 2 · "))
+        assert sub.evaluate("e => e.scrollWidth <= e.clientWidth && e.clientWidth > 0")
+        box = sub.bounding_box()
+        assert box and box["x"] + box["width"] <= w
+
+
+def test_home_statistics_fit_a_small_desktop(browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server, viewport={"width": 1024, "height": 600}) as table:
+        page = table.page
+        table.open("/play/freecell/7")
+        table.card("AC").click()
+        moves_are(table, 1)
+        page.click("#btn-new")
+        page.click("#dlg-new button[value='replace']")
+        moves_are(table, 0)
+        page.goto(table.base + "/")
+        wrap = page.locator("#stats")
+        expect(wrap.locator("table.stats")).to_be_visible()
+        expect(wrap.locator("th").last).to_have_text("Best score")
+        assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")

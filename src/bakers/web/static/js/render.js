@@ -216,7 +216,8 @@ export function layout() {
   const ncells = g.rules.places.cells.length;
   const frameW = el.frame.clientWidth;
   const frameTop = Math.max(0, el.frame.getBoundingClientRect().top + window.scrollY);
-  const availH = Math.max(300, window.innerHeight - frameTop - 8);
+  // a short window (a phone held sideways) fits what it can rather than scroll
+  const availH = Math.max(Math.min(300, window.innerHeight * 0.6), window.innerHeight - frameTop - 8);
   const longest = Math.max(12, ...g.columns.map((c) => c.length));
   const stripOf = (w) => Math.round(Math.max(11, Math.round(w * 0.21)) * 1.12 + w * 0.05 + 2);
   const fit = (rows) => {
