@@ -228,3 +228,47 @@ def test_home_statistics_fit_a_small_desktop(browser: Any, live_server: Any) -> 
         expect(wrap.locator("table.stats")).to_be_visible()
         expect(wrap.locator("th").last).to_have_text("Best score")
         assert wrap.evaluate("e => e.scrollWidth <= e.clientWidth")
+
+
+# --- item 5: the home page says what share of a level's deals can be won; the rating waits -----
+
+def test_home_says_how_many_deals_of_a_level_can_be_won(table: Table) -> None:
+    page = table.page
+    page.goto(table.base + "/")
+    hard = page.locator("#level-hard")
+    page.locator("label.choice", has_text="Baker's Game").click()
+    expect(hard).to_contain_text("3 cells · random deals · 29 % can be won")
+    expect(page.locator("label.choice", has_text="Normal")).to_contain_text("75 % can be won")
+    page.locator("label.choice", has_text="FreeCell").click()
+    expect(hard).to_contain_text("over 99 % can be won")
+    page.locator("label.choice", has_text="Baker's Dozen").click()
+    expect(hard.locator("input")).to_be_disabled()
+    expect(page.locator("label.choice", has_text="Normal")).not_to_contain_text("cells")
+    table.shot("newcomer-home-levels.png")
+    assert axe_violations(page) == []
+
+
+def test_rating_hidden_during_play_unless_asked_and_shown_after(table: Table) -> None:
+    page = table.page
+    table.open("/play/bakers_game/2?level=hard")
+    settle(table)
+    time.sleep(1.5)  # the rating's answer has come by now
+    expect(page.locator("#rating")).to_be_hidden()
+    page.click("#btn-settings")
+    page.check("input[name='showrating']")
+    page.click("#dlg-settings button[value='close']")
+    expect(page.locator("#rating")).to_be_visible()
+    expect(page.locator("#rating")).to_contain_text("Rating:")
+    page.click("#btn-settings")
+    page.uncheck("input[name='showrating']")
+    page.click("#dlg-settings button[value='close']")
+    expect(page.locator("#rating")).to_be_hidden()
+    # the results screen shows it: give the game up with a move made
+    table.keys("1", "a")
+    moves_are(table, 1)
+    game_id = page.url.rsplit("/", 1)[1]
+    page.evaluate("""async (id) => { await fetch(`/api/games/${id}/abandon`, {method: "POST",
+                 headers: {"Content-Type": "application/json"}, body: "{}"}); }""", game_id)
+    table.open(f"/game/{game_id}")
+    expect(page.locator("#dlg-results")).to_be_visible()
+    expect(page.locator("#r-rating")).to_contain_text("Rating:")

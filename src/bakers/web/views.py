@@ -28,6 +28,7 @@ from ..session import (
     Session,
     format_seconds,
 )
+from .shares import level_view
 
 BLOCKED_MESSAGE = "No legal move remains: undo, restart or start a new deal."
 PING_EVERY = 5.0
@@ -85,6 +86,7 @@ def rules_view(game: Game) -> dict[str, Any]:
 def games_catalogue() -> list[dict[str, Any]]:
     """The games for the home page and menus."""
     return [{"name": g.name, "title": g.title, "levels": list(g.levels),
+             "level_notes": [level_view(g, lv) for lv in g.levels],
              "max_cells": g.max_cells, "cells": g.cells, "columns": g.columns,
              "rules": rules_view(g)}
             for g in GAMES.values()]

@@ -27,6 +27,7 @@ export function savePrefs() {
 export function applyPrefs() {
   document.body.classList.toggle("four-colour", !!prefs.fourcolour);
   document.body.dataset.clickmode = prefs.clickmode;
+  document.body.dataset.showrating = prefs.showrating ? "true" : "false";
 }
 
 export function closeDialog(sel) {
@@ -77,6 +78,7 @@ export function openSettings() {
     if (input.name === "clickmode") input.checked = input.value === prefs.clickmode;
     if (input.name === "fourcolour") input.checked = !!prefs.fourcolour;
     if (input.name === "sound") input.checked = !!prefs.sound;
+    if (input.name === "showrating") input.checked = !!prefs.showrating;
     if (input.name === "indicator") input.checked = !!(g.study && g.study.indicator);
   }
   // the order only matters where a card may go to a cell or an empty column
@@ -159,11 +161,13 @@ export function attachSettings(h) {
       prefs.clickmode = input.value;
       h.clickMode();
     } else if (input.name === "fourcolour") prefs.fourcolour = input.checked;
+    else if (input.name === "showrating") prefs.showrating = input.checked;
     else if (input.name === "sound") {
       prefs.sound = input.checked;
       if (input.checked) h.soundOn();
     }
     savePrefs();
     applyPrefs();
+    if (input.name === "showrating") h.rating();
   });
 }

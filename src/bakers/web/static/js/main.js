@@ -431,6 +431,7 @@ dialogs.attachSettings({
     });
   },
   soundOn: () => sound("move"),
+  rating: () => study.showRating(state.game),
 });
 $$("dialog").forEach((d) =>
   d.addEventListener("click", (e) => {

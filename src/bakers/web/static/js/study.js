@@ -105,7 +105,9 @@ export async function showRating(g) {
   const text = await ratingText(g);
   if (state.game && state.game.id === g.id) {
     chip.textContent = text;
-    chip.hidden = !text;
+    // a rating says whether the deal can be won: shown in play only when the
+    // player asks (a setting); the results screen always shows it
+    chip.hidden = !text || document.body.dataset.showrating !== "true";
   }
 }
 
