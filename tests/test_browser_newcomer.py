@@ -272,3 +272,26 @@ def test_rating_hidden_during_play_unless_asked_and_shown_after(table: Table) ->
     table.open(f"/game/{game_id}")
     expect(page.locator("#dlg-results")).to_be_visible()
     expect(page.locator("#r-rating")).to_contain_text("Rating:")
+
+
+# --- item 4: moves numbered as the player counts them ----------------------------------------
+
+def test_the_losing_move_is_numbered_as_the_player_counts(table: Table) -> None:
+    page = table.page
+    table.open("/play/bakers_game/2?level=hard")
+    page.click("#btn-settings")
+    page.check("input[name='indicator']")
+    page.click("#dlg-settings button[value='close']")
+    for n, keys in enumerate((("1", "a"), ("1", "a"), ("1", "b")), 1):
+        table.keys(*keys)
+        moves_are(table, n)
+    indicator = page.locator("#indicator[data-verdict='impossible']")
+    indicator.wait_for(timeout=30_000)
+    # the record's fifth move (two aces went home by themselves): the player's third
+    assert indicator.get_attribute("data-lost-at") == "5"
+    expect(indicator).to_contain_text("since move 3 (1b)")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.evaluate("""async (id) => { await fetch(`/api/games/${id}/abandon`, {method: "POST",
+                 headers: {"Content-Type": "application/json"}, body: "{}"}); }""", game_id)
+    table.open(f"/game/{game_id}")
+    expect(page.locator("#r-analysis-text")).to_contain_text("Move 3, 1b", timeout=30_000)

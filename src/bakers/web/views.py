@@ -226,6 +226,9 @@ def game_view(game_id: str, session: Session) -> dict[str, Any]:
         "foundations": {s: found[_SUIT_INDEX[s]] for s in FOUNDATION_SUITS},
         "legal_moves": [m.notation(with_count=True) for m in legal],
         "moves": session.moves,
+        # each move of the record numbered as the player counts moves: the
+        # cards that went home by themselves share their move's number
+        "move_numbers": [n for n, group in enumerate(session.groups, 1) for _ in group],
         "action": {"kind": session.last_action.kind,
                    "movements": [movement_view(m) for m in session.last_action.movements]},
         "can_undo": session.can_undo,
