@@ -96,3 +96,22 @@ def test_move_numbers_count_player_moves(client: TestClient) -> None:
     assert g["score"]["moves"] == 3
     r = client.post(f"/api/games/{gid}/undo")
     assert r.json()["move_numbers"] == [1, 1, 2, 2]
+
+
+@pytest.mark.parametrize(("path", "said"), [
+    ("/play/freecell/7", "column 1 to 8, free cell a to d, h for"),
+    ("/play/bakers_game/2?level=hard", "column 1 to 8, free cell a to c, h for"),
+    ("/play/bakers_dozen/5", "column 1 to 9 (t j q k for 10 to 13), h for"),
+])
+def test_board_label_names_the_game_s_own_places(client: TestClient, path: str,
+                                                 said: str) -> None:
+    page = client.get(path, headers={"sec-fetch-site": "same-origin"}).text
+    label = re.search(r'aria-label="(Card table[^"]*)"', page)
+    assert label and said in label.group(1)
+
+
+@pytest.mark.parametrize(("game", "said"), [
+    ("freecell", "columns 1–8, free cells a–d"), ("bakers_game", "columns 1–8, free cells a–d"),
+    ("bakers_dozen", "columns 1–9, t j q k for 10–13, foundation h")])
+def test_printable_reference_names_the_columns(client: TestClient, game: str, said: str) -> None:
+    assert said in client.get(f"/rules/{game}").text
