@@ -295,3 +295,76 @@ def test_the_losing_move_is_numbered_as_the_player_counts(table: Table) -> None:
                  headers: {"Content-Type": "application/json"}, body: "{}"}); }""", game_id)
     table.open(f"/game/{game_id}")
     expect(page.locator("#r-analysis-text")).to_contain_text("Move 3, 1b", timeout=30_000)
+
+
+# --- item 10: polish -------------------------------------------------------------------------
+
+def test_messages_are_sentences_and_keep_the_board_still(browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server, **PHONE_UPRIGHT) as table:
+        page = table.page
+        table.open("/play/bakers_game/2")
+        board_top = page.locator("#tableau").bounding_box()
+        status = page.locator("#status")
+        table.keys("2", "h")  # 5♠ cannot go home: refused with the server's reason
+        expect(status).to_contain_text("cannot go to its foundation")
+        text = status.text_content() or ""
+        assert not text[0].islower(), text
+        # a message of two lines (the longest reasons) leaves the columns where they were
+        page.evaluate("document.querySelector('#status').textContent = 'x '.repeat(80)")
+        after = page.locator("#tableau").bounding_box()
+        assert board_top and after and after["y"] == board_top["y"]
+
+
+def test_enter_on_an_empty_free_cell_picks_nothing_up(table: Table) -> None:
+    table.open("/play/freecell/7")
+    page = table.page
+    page.locator("#cells .pile[data-place='a']").focus()
+    table.keys("Enter")
+    expect(page.locator("#status")).to_contain_text("Free cell a is empty")
+    expect(page.locator("#board .selected")).to_have_count(0)
+    # the next Enter on a column picks it up as before
+    page.locator("#tableau .pile[data-place='1']").focus()
+    table.keys("Enter")
+    expect(page.locator("#status")).to_contain_text("From column 1")
+
+
+WIN_IN_TWO = "Foundations: H-J C-K D-Q S-J\nQS KH\nQH KS\nKD\n"
+
+
+def test_solution_is_disabled_after_a_win(table: Table) -> None:
+    page = table.page
+    page.goto(table.base + "/")
+    won = page.evaluate("""async text => {
+        const post = (p, b) => fetch(p, {method: 'POST', headers: {'Content-Type':
+            'application/json'}, body: JSON.stringify(b)}).then(r => r.json());
+        const g = await post('/api/games', {game: 'bakers_game', position: text});
+        return g.id; }""", WIN_IN_TWO)
+    table.open(f"/game/{won}")
+    expect(page.locator("#btn-solution")).to_be_enabled()
+    table.keys("3", "4")
+    table.keys("1", "a")
+    expect(page.locator("#dlg-results")).to_be_visible(timeout=10_000)
+    expect(page.locator("#btn-solution")).to_be_disabled()
+
+
+def test_unplayed_deals_do_not_pile_up_under_continue(table: Table) -> None:
+    page = table.page
+    for deal in (11982, 11982, 11983, 11984):
+        table.open(f"/play/freecell/{deal}")
+    table.open("/play/freecell/7")
+    table.card("AC").click()
+    moves_are(table, 1)
+    page.goto(table.base + "/")
+    items = page.locator("#continue-list a")
+    expect(items.first).to_be_visible()
+    titles = items.all_text_contents()
+    assert len(titles) == 2, titles  # the played game and the latest untouched deal
+    assert any("deal 7" in t for t in titles)
+
+
+def test_playback_buttons_are_drawn(table: Table) -> None:
+    table.open("/play/bakers_game/2")
+    for button in ("#pb-back", "#pb-play", "#pb-fwd"):
+        icon = table.page.locator(f"{button} .ico")
+        assert icon.evaluate("e => e.tagName.toLowerCase()") == "svg"
+        assert not re.search(r"[\u23e9-\u23ff]", table.page.locator(button).inner_text())

@@ -80,7 +80,11 @@ import { api, fmtTime } from "./api.js";
     const list = $("#continue-list");
     const r = await api("GET", "/api/games?status=playing");
     list.replaceChildren();
-    const games = (r.ok && r.data && r.data.games) || [];
+    // deals opened but never played do not pile up: the latest one stays
+    // (its deal link reopens any other), played games all stay
+    const all = (r.ok && r.data && r.data.games) || [];
+    const untouched = all.find((g) => !g.played);
+    const games = all.filter((g) => g.played || g === untouched);
     if (!games.length) {
       const li = document.createElement("li");
       li.className = "muted";

@@ -133,6 +133,13 @@ function resizeSelection(delta) {
 function activateFocused() {
   const pile = piles()[state.focus];
   if (!pile) return;
+  const place = pile.dataset.place;
+  if (!state.sel && place !== state.game.rules.places.foundation && !cardsAt(place, 1).length) {
+    // an empty pile has nothing to pick up: say so rather than "select" it
+    const msg = `${placeName(pile.dataset.place)} is empty: nothing to pick up.`;
+    showStatus(msg[0].toUpperCase() + msg.slice(1));
+    return announce(msg);
+  }
   if (state.sel) dropOn(pile.dataset.place);
   else select(pile.dataset.place, null, "focus");
 }

@@ -17,7 +17,9 @@ let shape = "";
 export const motionOK = () => !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export function showStatus(text, kind) {
-  el.status.textContent = text || "";
+  // the server's reasons are phrases ("this run has 4 cards; …"): shown as sentences
+  const said = text || "";
+  el.status.textContent = said && said[0].toUpperCase() + said.slice(1);
   el.status.classList.toggle("error", kind === "error");
   el.status.classList.toggle("good", kind === "good");
 }
@@ -315,6 +317,7 @@ export function updateChrome() {
   $("#btn-undo").disabled = !g.can_undo;
   $("#btn-redo").disabled = !g.can_redo;
   $("#btn-hint").disabled = !playing || g.paused;
+  $("#btn-solution").disabled = !playing || g.paused; // nothing to show once the game is over
   $("#btn-restart").disabled = !g.moves.length || !(playing || g.status === "blocked");
   $("#btn-pause").disabled = !playing;
   $("#btn-pause").setAttribute("aria-pressed", g.paused ? "true" : "false");
