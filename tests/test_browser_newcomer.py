@@ -368,3 +368,35 @@ def test_playback_buttons_are_drawn(table: Table) -> None:
         icon = table.page.locator(f"{button} .ico")
         assert icon.evaluate("e => e.tagName.toLowerCase()") == "svg"
         assert not re.search(r"[\u23e9-\u23ff]", table.page.locator(button).inner_text())
+
+
+# --- item 8: a lesson checks the player's own moves, keeps no score, no celebration ----------
+
+def test_a_lesson_checks_the_players_own_moves(browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server, reduced_motion="no-preference") as table:
+        page = table.page
+        page.goto(table.base + "/lessons/bakers_dozen/1")
+        ready(table)
+        expect(page.locator("#lesson-text")).to_contain_text("send the hearts home")
+        expect(page.locator("#s-score")).to_be_hidden()
+        home = page.locator("#s-home")
+        start = int(home.text_content() or "0")
+        table.keys("2", "3")  # 8♠ onto 9♥: the first step, and no card goes home by itself
+        moves_are(table, 1)
+        expect(page.locator("#lesson-steps li.met")).to_have_count(1)
+        settle(table)
+        assert int(home.text_content() or "0") == start
+        expect(page.locator("#lesson-state")).to_have_text("Not met yet.")
+        # the player sends the hearts home, one by one
+        for n, key in enumerate(("2", "4", "6", "3", "3", "1", "1", "1", "1"), 2):
+            table.keys(key, "h")
+            if n < 10:
+                moves_are(table, n)
+        expect(page.locator("#lesson-state")).to_contain_text("Goal met")
+        expect(page.locator("#lesson-steps li.met")).to_have_count(2)
+        expect(home).to_have_text("52")
+        for _ in range(5):  # no card flies over the panel
+            assert page.locator("#fx *").count() == 0
+            time.sleep(0.2)
+        assert "score" not in table.status().lower()
+        expect(page.locator("#s-score")).to_be_hidden()

@@ -96,6 +96,8 @@ def message_of(session: Session, status: Status) -> str | None:
     """The sentence the table shows for where the game stands."""
     if session.message:
         return session.message
+    if status is Status.WON and session.lesson is not None:
+        return f"All cards home in {session.moves_count} moves."  # a lesson keeps no score
     if status is Status.WON:
         seconds = session.seconds()
         return (f"You won in {session.moves_count} moves and {format_seconds(seconds)}: "

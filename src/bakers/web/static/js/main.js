@@ -43,7 +43,9 @@ function apply(g, { before = null, animate = true, say = true } = {}) {
   if (g.status === "won" && prev && prev.id === g.id && prev.status === "playing") {
     window.setTimeout(() => {
       sound("win");
-      celebrate(g.lesson ? lessonWon : dialogs.showResults);
+      // a lesson shows no celebration meant for a game (it would fly over the panel)
+      if (g.lesson) lessonWon();
+      else celebrate(dialogs.showResults);
     }, busy + 120);
   }
   study.afterAnswer(g);

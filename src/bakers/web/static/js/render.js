@@ -313,6 +313,7 @@ export function updateChrome() {
   document.title = `${g.title} ${what} · bakers`.replace(/\s+/g, " ");
   $("#s-moves").textContent = String(g.score.moves);
   $("#s-home").textContent = String(g.score.home);
+  $("#s-score").closest("div").hidden = !!g.lesson; // a lesson keeps no score
   const playing = g.status === "playing";
   $("#btn-undo").disabled = !g.can_undo;
   $("#btn-redo").disabled = !g.can_redo;
