@@ -127,11 +127,11 @@ def test_the_run_lessons_and_then_a_full_deal(browser: Any, live_server: Any) ->
         page.wait_for_url(re.compile(r"/lessons/freecell/2$"))
         ready(table)
         expect(page.locator("#lesson-h")).to_have_text("Cells carry a run")
-        # another move first (after which every card goes home by itself): the
-        # goal asks for the run in one move, so the lesson is dealt again
+        # another move first: the goal asks for the run in one move, so the
+        # lesson is dealt again (a lesson does not finish by itself before its goal)
         table.keys("3", "c")
         moves_are(table, 1)
-        expect(page.locator("#lesson-state")).to_contain_text("try the lesson again")
+        expect(page.locator("#lesson-state")).to_contain_text("restart the lesson (or undo)")
         again = page.locator("#lesson-again")
         expect(again).to_be_visible()
         again.click()

@@ -196,6 +196,9 @@ def test_expert_deals_only_rated_proven_winnable_deals(table: Table) -> None:
     # the first Expert deal of a fresh server rates random deals until one is
     # rated expert (the solver's workers start then too)
     table.page.set_default_navigation_timeout(60_000)
+    # the rating shows during play when the player asks for it (a setting)
+    table.page.goto(table.base + "/")
+    table.page.evaluate("localStorage.setItem('bakers.prefs', JSON.stringify({showrating: true}))")
     for _ in range(2):
         table.open("/play/bakers_game?level=expert")
         game_id = table.page.url.rsplit("/", 1)[1]

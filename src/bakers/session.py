@@ -28,7 +28,8 @@ Rules of play kept here (SPEC §4, seed 004):
 * **Autoplay** ``safe`` sends every safe foundation card home after each
   player move (not after undo/redo); ``off`` never does. Independent of the
   setting, when every remaining card can go home by foundation moves alone the
-  game plays them (auto-finish).
+  game plays them (auto-finish); in a lesson, which checks the player's own
+  moves, only once its goal is met.
 * **What counts**: a game goes into the statistics only once a move has been
   made on it (``played``; a restart does not clear it), and never when it is a
   ``practice`` game (a lesson: ``lesson`` names it, :mod:`bakers.lessons`).
@@ -382,6 +383,21 @@ class Session:
             self.board.push(move)
         return texts, movements
 
+    def _lesson_met(self, groups: Sequence[Sequence[Move | str]]) -> bool:
+        """Whether this lesson's goal is met on the line ``groups`` (true for
+        a lesson that no longer matches its start: a plain practice game)."""
+        from .lessons import UnknownLessonError, lesson_by_key
+        assert self.lesson is not None
+        try:
+            lesson = lesson_by_key(self.lesson)
+        except UnknownLessonError:
+            return True
+        if lesson.board().to_text() != self.start.to_text():
+            return True
+        texts = [[m if isinstance(m, str) else m.notation(with_count=True) for m in group]
+                 for group in groups]
+        return lesson.progress(self.start, texts).met
+
     def play(self, move: Move | str) -> Action:
         """Play the player's ``move`` (notation or Move), then the moves the
         game makes by itself. Raises ``IllegalMoveError`` with the reason if
@@ -393,7 +409,11 @@ class Session:
         self._begin()
         trial = self.board.copy(stack=False)
         trial.push(resolved)
-        line = [resolved, *trial.autoplay(safe=self.autoplay is Autoplay.SAFE, finish=True)]
+        line = [resolved, *trial.autoplay(safe=self.autoplay is Autoplay.SAFE)]
+        # a lesson checks the player's own moves: it finishes by itself only
+        # once its goal is met
+        if self.lesson is None or self._lesson_met([*self.groups, line]):
+            line += trial.autoplay(safe=False, finish=True)
         group, movements = self._play_line(line)
         self.groups.append(group)
         self.redo_stack.clear()

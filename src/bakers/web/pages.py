@@ -9,11 +9,12 @@ this deal" to start their own."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Response
 from pydantic import ValidationError
 
 from ..deals import parse_deal_number
@@ -26,7 +27,7 @@ from .middleware import address_of, player_of
 from .models import NewGameBody
 from .security import navigation_from_this_site
 from .state import Table, TableDep
-from .templating import render
+from .templating import STATIC_DIR, render
 from .views import game_view, replay_deal
 
 router = APIRouter(include_in_schema=False)
@@ -63,6 +64,16 @@ def to_game(game_id: str) -> Response:
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> Response:
     return render(request, "home.html", {})
+
+
+FAVICON = os.path.join(STATIC_DIR, "icons", "favicon-32.png")
+
+
+@router.get("/favicon.ico")
+async def favicon() -> Response:
+    """The icon browsers ask for on every visit, whatever the page names."""
+    return FileResponse(FAVICON, media_type="image/png",
+                        headers={"Cache-Control": "public, max-age=604800"})
 
 
 def ask_first(request: Request, body: NewGameBody, heading: str) -> Response:

@@ -28,6 +28,7 @@ from ..session import (
     Session,
     format_seconds,
 )
+from .shares import level_view
 
 BLOCKED_MESSAGE = "No legal move remains: undo, restart or start a new deal."
 PING_EVERY = 5.0
@@ -85,6 +86,7 @@ def rules_view(game: Game) -> dict[str, Any]:
 def games_catalogue() -> list[dict[str, Any]]:
     """The games for the home page and menus."""
     return [{"name": g.name, "title": g.title, "levels": list(g.levels),
+             "level_notes": [level_view(g, lv) for lv in g.levels],
              "max_cells": g.max_cells, "cells": g.cells, "columns": g.columns,
              "rules": rules_view(g)}
             for g in GAMES.values()]
@@ -94,6 +96,8 @@ def message_of(session: Session, status: Status) -> str | None:
     """The sentence the table shows for where the game stands."""
     if session.message:
         return session.message
+    if status is Status.WON and session.lesson is not None:
+        return f"All cards home in {session.moves_count} moves."  # a lesson keeps no score
     if status is Status.WON:
         seconds = session.seconds()
         return (f"You won in {session.moves_count} moves and {format_seconds(seconds)}: "
@@ -224,6 +228,9 @@ def game_view(game_id: str, session: Session) -> dict[str, Any]:
         "foundations": {s: found[_SUIT_INDEX[s]] for s in FOUNDATION_SUITS},
         "legal_moves": [m.notation(with_count=True) for m in legal],
         "moves": session.moves,
+        # each move of the record numbered as the player counts moves: the
+        # cards that went home by themselves share their move's number
+        "move_numbers": [n for n, group in enumerate(session.groups, 1) for _ in group],
         "action": {"kind": session.last_action.kind,
                    "movements": [movement_view(m) for m in session.last_action.movements]},
         "can_undo": session.can_undo,

@@ -27,6 +27,7 @@ export function savePrefs() {
 export function applyPrefs() {
   document.body.classList.toggle("four-colour", !!prefs.fourcolour);
   document.body.dataset.clickmode = prefs.clickmode;
+  document.body.dataset.showrating = prefs.showrating ? "true" : "false";
 }
 
 export function closeDialog(sel) {
@@ -36,10 +37,23 @@ export function closeDialog(sel) {
 
 /** Ask before a position with moves is replaced; `then()` if confirmed. */
 export function confirmReplace(g, then) {
-  const dlg = $("#dlg-new");
-  $("#dlg-new-text").textContent = g.practice
+  const text = g.practice
     ? "This practice position is not finished. Starting a new deal leaves it (practice games are not counted)."
     : "This deal is not finished. Starting a new deal abandons it, and it counts as a lost game.";
+  ask("Replace this position?", text, "Replace it", then);
+}
+
+/** Ask before a restart takes every move back; `then()` if confirmed. */
+export function confirmRestart(g, then) {
+  const n = g.score.moves;
+  ask("Restart this deal?", `Restarting deals these cards again from the start: your ${n} move${n === 1 ? "" : "s"} cannot be undone afterwards. The clock keeps running.`, "Restart", then);
+}
+
+function ask(heading, text, yes, then) {
+  const dlg = $("#dlg-new");
+  $("#dlg-new-h").textContent = heading;
+  $("#dlg-new-text").textContent = text;
+  $("#dlg-new button[value='replace']").textContent = yes;
   dlg.returnValue = "";
   dlg.showModal();
   dlg.addEventListener("close", () => dlg.returnValue === "replace" && then(), { once: true });
@@ -64,6 +78,7 @@ export function openSettings() {
     if (input.name === "clickmode") input.checked = input.value === prefs.clickmode;
     if (input.name === "fourcolour") input.checked = !!prefs.fourcolour;
     if (input.name === "sound") input.checked = !!prefs.sound;
+    if (input.name === "showrating") input.checked = !!prefs.showrating;
     if (input.name === "indicator") input.checked = !!(g.study && g.study.indicator);
   }
   // the order only matters where a card may go to a cell or an empty column
@@ -146,11 +161,13 @@ export function attachSettings(h) {
       prefs.clickmode = input.value;
       h.clickMode();
     } else if (input.name === "fourcolour") prefs.fourcolour = input.checked;
+    else if (input.name === "showrating") prefs.showrating = input.checked;
     else if (input.name === "sound") {
       prefs.sound = input.checked;
       if (input.checked) h.soundOn();
     }
     savePrefs();
     applyPrefs();
+    if (input.name === "showrating") h.rating();
   });
 }

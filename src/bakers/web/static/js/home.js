@@ -5,7 +5,9 @@ import { api, fmtTime } from "./api.js";
   const $ = (sel, root = document) => root.querySelector(sel);
   const form = $("#new-form");
   const status = $("#home-status");
-  const TITLES = { bakers_game: "Baker's Game", freecell: "FreeCell", bakers_dozen: "Baker's Dozen" };
+  // the games and their levels as the server describes them (web/views.py)
+  const GAMES = Object.fromEntries(JSON.parse(form.dataset.games || "[]").map((g) => [g.name, g]));
+  const TITLES = Object.fromEntries(Object.values(GAMES).map((g) => [g.name, g.title]));
   const LEVEL_KEY = "bakers.home";
 
   function say(text, error) {
@@ -17,22 +19,23 @@ import { api, fmtTime } from "./api.js";
     return `/game/${encodeURIComponent(g.id)}`;
   }
 
+  const levelsOf = (game) => (GAMES[game] ? GAMES[game].level_notes : []);
+
   function choice() {
     const game = form.elements.game.value;
     let level = form.elements.level.value;
-    if (game === "bakers_dozen" && level === "hard") level = "normal";
+    if (!levelsOf(game).some((lv) => lv.name === level)) level = "normal";
     return { game, level };
   }
 
   function syncLevels() {
-    const dozen = form.elements.game.value === "bakers_dozen";
-    const hard = $("#level-hard input");
-    hard.disabled = dozen;
-    if (dozen && hard.checked) form.elements.level.value = "normal";
-    const notes = { easy: "winnable deals rated easy", normal: "random deals", expert: "winnable deals rated hardest" };
+    const levels = levelsOf(form.elements.game.value);
     document.querySelectorAll("[data-cells-note]").forEach((el) => {
-      const note = notes[el.closest("label").querySelector("input").value];
-      el.textContent = dozen ? note : `4 cells · ${note}`;
+      const input = el.closest("label").querySelector("input");
+      const lv = levels.find((x) => x.name === input.value);
+      input.disabled = !lv;
+      if (!lv && input.checked) form.elements.level.value = "normal";
+      el.textContent = lv ? lv.note : "not in this game";
     });
     try {
       localStorage.setItem(LEVEL_KEY, JSON.stringify(choice()));
@@ -77,7 +80,11 @@ import { api, fmtTime } from "./api.js";
     const list = $("#continue-list");
     const r = await api("GET", "/api/games?status=playing");
     list.replaceChildren();
-    const games = (r.ok && r.data && r.data.games) || [];
+    // deals opened but never played do not pile up: the latest one stays
+    // (its deal link reopens any other), played games all stay
+    const all = (r.ok && r.data && r.data.games) || [];
+    const untouched = all.find((g) => !g.played);
+    const games = all.filter((g) => g.played || g === untouched);
     if (!games.length) {
       const li = document.createElement("li");
       li.className = "muted";

@@ -55,11 +55,16 @@ export function attachKeyboard(h) {
       return;
     }
     if (key === "Enter" || key === " ") {
+      // "a source key then Enter plays the best place", wherever the focus
+      // is: a typed move never presses the toolbar button that has the focus
+      if (sel && sel.how === "typed") {
+        e.preventDefault();
+        h.best();
+        return;
+      }
       if (t && t.closest && t.closest("button, a")) return;
       e.preventDefault();
-      // "a source key then Enter plays the best place", wherever the focus is
-      if (sel && sel.how === "typed") h.best();
-      else h.activate();
+      h.activate();
       return;
     }
     const place = key.length === 1 ? h.placeOfKey(key) : null;

@@ -43,7 +43,9 @@ function apply(g, { before = null, animate = true, say = true } = {}) {
   if (g.status === "won" && prev && prev.id === g.id && prev.status === "playing") {
     window.setTimeout(() => {
       sound("win");
-      celebrate(g.lesson ? lessonWon : dialogs.showResults);
+      // a lesson shows no celebration meant for a game (it would fly over the panel)
+      if (g.lesson) lessonWon();
+      else celebrate(dialogs.showResults);
     }, busy + 120);
   }
   study.afterAnswer(g);
@@ -133,6 +135,13 @@ function resizeSelection(delta) {
 function activateFocused() {
   const pile = piles()[state.focus];
   if (!pile) return;
+  const place = pile.dataset.place;
+  if (!state.sel && place !== state.game.rules.places.foundation && !cardsAt(place, 1).length) {
+    // an empty pile has nothing to pick up: say so rather than "select" it
+    const msg = `${placeName(pile.dataset.place)} is empty: nothing to pick up.`;
+    showStatus(msg[0].toUpperCase() + msg.slice(1));
+    return announce(msg);
+  }
   if (state.sel) dropOn(pile.dataset.place);
   else select(pile.dataset.place, null, "focus");
 }
@@ -160,6 +169,14 @@ function simple(name, { unless, unlessText, say } = {}) {
 
 const undo = () => simple("undo", { say: "Move taken back.", unless: (g) => !g.can_undo, unlessText: "Nothing to undo: this is the deal." });
 const redo = () => simple("redo", { say: "Move played again.", unless: (g) => !g.can_redo, unlessText: "Nothing to redo." });
+
+/** Restart asks first when it would take moves back: it cannot be undone. */
+function restart() {
+  if (state.playback) return showStatus(PLAYBACK_ON, "error");
+  const go = () => simple("restart", { say: "Back to the deal." });
+  if (state.game && state.game.moves.length) return dialogs.confirmRestart(state.game, go);
+  return go();
+}
 
 function togglePause() {
   const g = state.game;
@@ -257,10 +274,17 @@ function ping() {
       return;
     }
     if (r.ok && r.data.id === state.game.id) {
-      setGame(r.data);
+      setGame(state.game.paused ? r.data : shownAgain(r.data));
       tick();
     }
   });
+}
+
+/** A game paused because its page was left (the clock stopped) shows its
+ * cards again when the player comes back: the clock waits for the next move,
+ * which the server takes as a resume, or for Resume. */
+function shownAgain(g) {
+  return g && g.paused && g.status === "playing" ? { ...g, paused: false } : g;
 }
 
 function onHidden() {
@@ -299,10 +323,15 @@ attachPointer(el.board, {
     return intent({ from: where.place, count: where.count }, cardsAt(where.place, where.count));
   },
   doubleTap(code) {
+    // one intent with the first tap: the card goes home if the server lists
+    // that move, otherwise nothing more happens than the first tap did
     enqueue(async () => {
-      clearSelection(false);
+      const g = state.game;
+      const home = g.rules.places.foundation;
       const where = locate(code); // after the first tap's answer
-      if (where.place !== "h" && where.count === 1) intent({ from: where.place, to: state.game.rules.places.foundation, count: 1 }, [code]);
+      if (where.place === home || where.count !== 1 || !g.legal_moves.includes(`${where.place}${home}`)) return;
+      clearSelection(false);
+      intent({ from: where.place, to: home, count: 1 }, [code]);
     });
   },
   pileClick(pile) {
@@ -362,12 +391,15 @@ el.board.addEventListener("focusin", (e) => {
 });
 
 const buttons = {
-  "#btn-undo": undo, "#btn-redo": redo, "#btn-restart": () => simple("restart", { say: "Back to the deal." }),
+  "#btn-undo": undo, "#btn-redo": redo, "#btn-restart": restart,
   "#btn-new": newDeal, "#btn-hint": hint, "#btn-pause": togglePause, "#btn-resume": togglePause,
   "#btn-settings": dialogs.openSettings, "#btn-help": dialogs.openHelp,
   "#btn-solution": () => study.offerSolution((g) => apply(g, { animate: false, say: false })),
 };
 for (const [sel, fn] of Object.entries(buttons)) $(sel).addEventListener("click", fn);
+$("#paused").addEventListener("pointerdown", (e) => {
+  if (!e.target.closest("button")) showStatus("The game is paused: Resume (or P) shows the cards again.");
+});
 $("#blocked").addEventListener("click", (e) => {
   const act = e.target.closest("button")?.dataset.act;
   if (act === "undo") undo();
@@ -408,6 +440,7 @@ dialogs.attachSettings({
     });
   },
   soundOn: () => sound("move"),
+  rating: () => study.showRating(state.game),
 });
 $$("dialog").forEach((d) =>
   d.addEventListener("click", (e) => {
@@ -433,7 +466,7 @@ function boot() {
     $("#title").textContent = "No game here";
     return showStatus("This page has no game: go back to the home page to deal one.", "error");
   }
-  apply(g, { animate: false, say: false });
+  apply(shownAgain(g), { animate: false, say: false });
   study.showRating(g);
   if (!g.lesson && (g.status === "won" || (g.status === "abandoned" && g.played))) dialogs.showResults();
   window.setInterval(ping, g.rules.ping_every * 1000);

@@ -4,6 +4,7 @@
 
 const DRAG_START = 6; // pixels before a press becomes a drag
 const DOUBLE_TAP = 450; // ms
+const DOUBLE_TAP_SLOP = 24; // pixels between the two taps of a double tap
 
 /** The pile whose landing zone holds (x, y): a column reaches down below
  * its last card, unless another pile (a second row of columns) is there. */
@@ -83,11 +84,15 @@ export function attachPointer(board, h) {
     drag = null;
     if (!d.started) {
       const now = performance.now();
-      if (lastTap && lastTap.code === d.code && now - lastTap.t < DOUBLE_TAP) {
+      // a second tap on the same spot is one intent with the first, even when
+      // the first moved its card away and another card lies there now
+      const near = lastTap && Math.hypot(e.clientX - lastTap.x, e.clientY - lastTap.y) < DOUBLE_TAP_SLOP;
+      if (lastTap && (lastTap.code === d.code || near) && now - lastTap.t < DOUBLE_TAP) {
+        const first = lastTap.code;
         lastTap = null;
-        h.doubleTap(d.code);
+        h.doubleTap(first);
       } else {
-        lastTap = { code: d.code, t: now };
+        lastTap = { code: d.code, t: now, x: e.clientX, y: e.clientY };
         h.tap(d.code);
       }
       return;
@@ -114,6 +119,8 @@ export function attachPointer(board, h) {
   board.addEventListener("dragstart", (e) => e.preventDefault());
   board.addEventListener("click", (e) => {
     if (e.target.closest(".card")) return;
+    // the second click of a double click, where its card has just left
+    if (lastTap && performance.now() - lastTap.t < DOUBLE_TAP && e.detail > 1) return;
     const pile = e.target.closest(".pile");
     if (pile) h.pileClick(pile);
   });

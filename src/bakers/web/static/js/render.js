@@ -17,7 +17,9 @@ let shape = "";
 export const motionOK = () => !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 export function showStatus(text, kind) {
-  el.status.textContent = text || "";
+  // the server's reasons are phrases ("this run has 4 cards; …"): shown as sentences
+  const said = text || "";
+  el.status.textContent = said && said[0].toUpperCase() + said.slice(1);
   el.status.classList.toggle("error", kind === "error");
   el.status.classList.toggle("good", kind === "good");
 }
@@ -216,7 +218,8 @@ export function layout() {
   const ncells = g.rules.places.cells.length;
   const frameW = el.frame.clientWidth;
   const frameTop = Math.max(0, el.frame.getBoundingClientRect().top + window.scrollY);
-  const availH = Math.max(300, window.innerHeight - frameTop - 8);
+  // a short window (a phone held sideways) fits what it can rather than scroll
+  const availH = Math.max(Math.min(300, window.innerHeight * 0.6), window.innerHeight - frameTop - 8);
   const longest = Math.max(12, ...g.columns.map((c) => c.length));
   const stripOf = (w) => Math.round(Math.max(11, Math.round(w * 0.21)) * 1.12 + w * 0.05 + 2);
   const fit = (rows) => {
@@ -310,10 +313,12 @@ export function updateChrome() {
   document.title = `${g.title} ${what} · bakers`.replace(/\s+/g, " ");
   $("#s-moves").textContent = String(g.score.moves);
   $("#s-home").textContent = String(g.score.home);
+  $("#s-score").closest("div").hidden = !!g.lesson; // a lesson keeps no score
   const playing = g.status === "playing";
   $("#btn-undo").disabled = !g.can_undo;
   $("#btn-redo").disabled = !g.can_redo;
   $("#btn-hint").disabled = !playing || g.paused;
+  $("#btn-solution").disabled = !playing || g.paused; // nothing to show once the game is over
   $("#btn-restart").disabled = !g.moves.length || !(playing || g.status === "blocked");
   $("#btn-pause").disabled = !playing;
   $("#btn-pause").setAttribute("aria-pressed", g.paused ? "true" : "false");

@@ -50,6 +50,13 @@ export function afterAnswer(g) {
     });
 }
 
+/** A move of the record (from 1) numbered as the player counts moves: the
+ * server numbers them (autoplayed cards share their move's number). */
+function playerMove(index) {
+  const n = state.game && state.game.move_numbers ? state.game.move_numbers[index - 1] : null;
+  return n || index;
+}
+
 function showVerdict(box, v, ms) {
   const before = box.dataset.said;
   let text;
@@ -58,7 +65,7 @@ function showVerdict(box, v, ms) {
     text = "Still winnable";
     kind = "good";
   } else if (v.verdict === "impossible") {
-    text = v.lost_at ? `No longer winnable: since move ${v.lost_at} (${v.lost_move})` : "No longer winnable";
+    text = v.lost_at ? `No longer winnable: since move ${playerMove(v.lost_at)} (${v.lost_move})` : "No longer winnable";
     kind = "lost";
   } else {
     text = "Still winnable? Not proven within the time allowed";
@@ -105,7 +112,9 @@ export async function showRating(g) {
   const text = await ratingText(g);
   if (state.game && state.game.id === g.id) {
     chip.textContent = text;
-    chip.hidden = !text;
+    // a rating says whether the deal can be won: shown in play only when the
+    // player asks (a setting); the results screen always shows it
+    chip.hidden = !text || document.body.dataset.showrating !== "true";
   }
 }
 
@@ -200,7 +209,7 @@ export async function showAnalysis(g) {
     return;
   }
   const f = a.first_losing_move;
-  p.textContent = `Move ${f.index}, ${f.move} (${moveWords(a.played)}), lost the game: before it the game could still be won.`;
+  p.textContent = `Move ${playerMove(f.index)}, ${f.move} (${moveWords(a.played)}), lost the game: before it the game could still be won.`;
   box.append(miniBoard(a.board, a.played, a.kept_alive));
   const legend = document.createElement("p");
   legend.className = "mini-legend";
