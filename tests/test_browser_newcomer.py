@@ -10,9 +10,8 @@ import time
 from typing import Any
 
 import pytest
+from browser import Table, axe_violations, open_table
 from conftest import CHROMIUM
-from test_browser import Table, axe_violations, open_table
-from test_browser import table as table  # the desktop page fixture
 
 from bakers.board import Board
 
