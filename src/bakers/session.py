@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board, Movement
-from .errors import BakersError
+from .errors import BakersError, IllegalMoveError
 from .games import find_game
 from .notation import Move, Place
 from .options import DEAL_LEVELS, Autoplay, ClickOrder, Level, Status
@@ -382,14 +382,23 @@ class Session:
             self.board.push(move)
         return texts, movements
 
-    def play(self, move: Move | str) -> Action:
+    def play(self, move: Move | str, *, longest: bool = False) -> Action:
         """Play the player's ``move`` (notation or Move), then the moves the
         game makes by itself. Raises ``IllegalMoveError`` with the reason if
-        refused, changing nothing."""
+        refused, changing nothing. With ``longest``, a run too long for the
+        empty column it goes to moves its longest part that may go there,
+        and the game's message says so (:meth:`Board.longest_part`)."""
         self._check_active()
         if isinstance(move, str):
             move = Move.from_str(move)
-        resolved = self.board.resolve(move)  # refuse before touching anything
+        note: str | None = None
+        try:
+            resolved = self.board.resolve(move)  # refuse before touching anything
+        except IllegalMoveError:
+            part = self.board.longest_part(move) if longest else None
+            if part is None:
+                raise
+            resolved, note = part
         self._begin()
         trial = self.board.copy(stack=False)
         trial.push(resolved)
@@ -401,14 +410,28 @@ class Session:
         self.played = True
         self._score_change(line, +1)
         self._settle_end()
+        if note is not None and not self.board.is_won():
+            self.message = note
         self.last_action = Action("move", tuple(movements))
         return self.last_action
 
     def play_from(self, src: Place | str, count: int = 1) -> Action:
         """Send the card at ``src`` (with the run above it when ``count`` > 1)
-        to its best place (:meth:`Board.find_move`, in this game's click order)."""
+        to its best place (:meth:`Board.find_move`, in this game's click order).
+        A run that has no place but is too long for an empty column moves its
+        longest part that may go there."""
         self._check_active()
-        return self.play(self.board.find_move(src, count, self.order.prefer_empty_column))
+        try:
+            move = self.board.find_move(src, count, self.order.prefer_empty_column)
+        except IllegalMoveError:
+            place = Place.from_str(src) if isinstance(src, str) else src
+            empty = next((i for i, col in enumerate(self.board.columns) if not col), None)
+            if count < 2 or not place.is_column or empty is None:
+                raise
+            if self.board.longest_part(Move(place, Place.column(empty), count)) is None:
+                raise
+            return self.play(Move(place, Place.column(empty), count), longest=True)
+        return self.play(move)
 
     def _score_change(self, moves: Sequence[Move], sign: int) -> None:
         home = sum(1 for m in moves if m.dst.is_foundation)

@@ -124,7 +124,7 @@ async def intent(game_id: str, body: IntentBody, request: Request,
             if dst is None:
                 session.play_from(src, count or 1)
             else:
-                session.play(Move(src, dst, count))
+                session.play(Move(src, dst, count), longest=True)
         except IllegalMoveError as exc:
             return JSONResponse({**game_view(game_id, session), "refused": str(exc)})
         except BakersError:

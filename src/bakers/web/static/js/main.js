@@ -34,7 +34,8 @@ function apply(g, { before = null, animate = true, say = true } = {}) {
     const first = moves[0];
     const what = first.cards.length > 1 ? `${first.cards.length} cards from ${cardName(first.cards[0])}` : cardName(first.cards[0]);
     const more = moves.length - 1;
-    announce(`${what} to ${placeName(first.to)}.` + (more ? ` ${more} more card${more > 1 ? "s" : ""} played automatically.` : ""));
+    const note = g.message && g.status === "playing" ? ` ${g.message}.` : ""; // e.g. part of a run moved
+    announce(`${what} to ${placeName(first.to)}.` + (more ? ` ${more} more card${more > 1 ? "s" : ""} played automatically.` : "") + note);
     sound(first.to === g.rules.places.foundation || more ? "home" : "move");
   }
   const kind = { won: "good", abandoned: "error" }[g.status];

@@ -1,0 +1,58 @@
+"""A table to the player's taste, as players of the big sites expect it:
+real Chromium (Playwright) against a real ``bakers serve``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser import Table, axe_violations, open_table
+from conftest import CHROMIUM
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="no `chromium` on PATH for the browser tests"),
+]
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
+expect = sync_api.expect
+
+# FreeCell: one free cell, one empty column (8); column 1 holds a run of six
+LONG_RUN = """Foundations: H-2 C-3 D-2 S-2
+Freecells: KH KC KS -
+QS JH TS 9H 8S 7H
+3H 4H 5H 6H 8H TH QH
+4C 5C 6C 7C 8C
+3D 4D 5D 6D 7D 8D 9D TD JD QD
+3S 4S 5S 6S 7S 9S
+JS KD
+9C TC JC QC
+
+"""
+
+
+def open_position(table: Table, game: str, text: str, **extra: Any) -> None:
+    if not table.page.url.startswith(table.base):
+        table.page.goto(table.base + "/")
+    game_id = table.page.evaluate("""async ([body]) => {
+        const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type':
+            'application/json'}, body: JSON.stringify(body)});
+        return (await r.json()).id; }""", [{"game": game, "position": text, **extra}])
+    table.open(f"/game/{game_id}")
+
+
+def test_a_run_dragged_to_an_empty_column_moves_as_many_as_the_rules_allow(
+        browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server) as table:
+        open_position(table, "freecell", LONG_RUN)
+        table.drag("QS", "#tableau .pile[data-place='8']")
+        table.wait_moves(1)
+        assert table.columns()[7] == ["8S", "7H"]
+        assert table.columns()[0] == ["QS", "JH", "TS", "9H"]
+        expect(table.page.locator("#status")).to_have_text(
+            "Moved 2 of 6 cards: with 1 free cell and 0 empty columns you can move 2 "
+            "into an empty column")
+        # onto an occupied column, the refusal stays
+        table.drag("QS", "#tableau .pile[data-place='6']")
+        expect(table.page.locator("#status")).to_contain_text("run has 4 cards")
+        assert table.moves() == 1
+        assert axe_violations(table.page) == []

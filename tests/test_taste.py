@@ -1,0 +1,106 @@
+"""What players of the big sites look for, through the HTTP API: a run too
+long for an empty column moves its longest part."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from bakers.web import create_app
+
+# FreeCell: one free cell, one empty column (8); column 1 holds a run of six
+# (Q♠ down to 7♥) that column 6's K♦ takes only four at a time
+LONG_RUN = """Foundations: H-2 C-3 D-2 S-2
+Freecells: KH KC KS -
+QS JH TS 9H 8S 7H
+3H 4H 5H 6H 8H TH QH
+4C 5C 6C 7C 8C
+3D 4D 5D 6D 7D 8D 9D TD JD QD
+3S 4S 5S 6S 7S 9S
+JS KD
+9C TC JC QC
+
+"""
+
+TWO_OF_SIX = ("Moved 2 of 6 cards: with 1 free cell and 0 empty columns you can move 2 "
+              "into an empty column")
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(f"sqlite:///{tmp_path / 'taste.sqlite3'}", deal_budget=2.0,
+                     hint_budget=2.0)
+    with TestClient(app, raise_server_exceptions=False,
+                    headers={"content-type": "application/json"}) as c:
+        yield c
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def intent(client: TestClient, gid: str, **body: Any) -> dict[str, Any]:
+    r = client.post(f"/api/games/{gid}/intent", json=body)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def test_a_run_dropped_on_an_empty_column_moves_its_longest_part(client: TestClient) -> None:
+    g = new_game(client, game="freecell", position=LONG_RUN)
+    after = intent(client, g["id"], **{"from": "1", "to": "8", "count": 6})
+    assert after["refused"] is None
+    assert after["columns"][7] == ["8S", "7H"]
+    assert after["columns"][0] == ["QS", "JH", "TS", "9H"]
+    assert after["moves"] == ["18"]
+    assert after["message"] == TWO_OF_SIX
+    # the note lasts until the next action
+    later = intent(client, g["id"], **{"from": "2", "to": "d"})
+    assert later["refused"] is None and later["message"] is None
+
+
+def test_a_run_too_long_for_an_occupied_column_is_still_refused(client: TestClient) -> None:
+    g = new_game(client, game="freecell", position=LONG_RUN)
+    refused = intent(client, g["id"], **{"from": "1", "to": "6", "count": 6})
+    assert refused["refused"] == ("this run has 6 cards; with 1 free cell and 1 empty column "
+                                  "you can move 4")
+    assert refused["columns"] == g["columns"] and refused["moves"] == []
+
+
+def test_a_run_that_is_no_run_or_fits_is_unchanged(client: TestClient) -> None:
+    g = new_game(client, game="freecell", position=LONG_RUN)
+    # not a run: the refusal says so, nothing moves
+    bad = intent(client, g["id"], **{"from": "2", "to": "8", "count": 3})
+    assert bad["refused"] is not None and "not a run" in bad["refused"]
+    # a run that fits moves whole, without a note
+    fits = intent(client, g["id"], **{"from": "1", "to": "8", "count": 2})
+    assert fits["refused"] is None and fits["message"] is None
+    assert fits["columns"][7] == ["8S", "7H"]
+
+
+def test_a_clicked_run_with_no_place_moves_its_longest_part(client: TestClient) -> None:
+    g = new_game(client, game="freecell", position=LONG_RUN)
+    after = intent(client, g["id"], **{"from": "1", "count": 6})
+    assert after["refused"] is None and after["message"] == TWO_OF_SIX
+    assert after["columns"][7] == ["8S", "7H"]
+
+
+def test_written_notation_keeps_its_exact_count(client: TestClient) -> None:
+    """A move typed with its count (``18/6``) means those cards: refused."""
+    g = new_game(client, game="freecell", position=LONG_RUN)
+    r = client.post(f"/api/games/{g['id']}/moves", json={"move": "18/6"})
+    assert r.status_code == 422, r.text
+    assert "you can move 2 into an empty column" in r.json()["error"]
+
+
+def test_no_part_where_empty_columns_cannot_be_filled(client: TestClient) -> None:
+    g = new_game(client, game="bakers_dozen", deal=3)
+    r = intent(client, g["id"], **{"from": "1", "to": "2", "count": 2})
+    assert r["refused"] is not None and r["moves"] == []
