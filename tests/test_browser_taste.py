@@ -56,3 +56,28 @@ def test_a_run_dragged_to_an_empty_column_moves_as_many_as_the_rules_allow(
         expect(table.page.locator("#status")).to_contain_text("run has 4 cards")
         assert table.moves() == 1
         assert axe_violations(table.page) == []
+
+
+FINISHABLE = """Foundations: H-J C-K D-K S-J
+QS KH
+KS QH
+"""
+
+
+def test_the_deal_sends_its_aces_home_and_auto_finish_plays_up_the_rest(
+        browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server) as table:
+        # Baker's Game deal 2: column 1 ends with the ace of spades
+        table.open("/play/bakers_game/2")
+        assert table.place_of("AS") == "h"
+        assert table.moves() == 0
+        expect(table.page.locator("#btn-undo")).to_be_disabled()
+        expect(table.page.locator("#btn-finish")).to_be_hidden()
+        open_position(table, "bakers_game", FINISHABLE)
+        finish = table.page.locator("#btn-finish")
+        expect(finish).to_be_visible()
+        assert axe_violations(table.page) == []
+        finish.click()
+        table.page.locator("#app[data-status='won']").wait_for()
+        expect(finish).to_be_hidden()
+        assert table.moves() == 1

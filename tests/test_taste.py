@@ -103,4 +103,60 @@ def test_written_notation_keeps_its_exact_count(client: TestClient) -> None:
 def test_no_part_where_empty_columns_cannot_be_filled(client: TestClient) -> None:
     g = new_game(client, game="bakers_dozen", deal=3)
     r = intent(client, g["id"], **{"from": "1", "to": "2", "count": 2})
-    assert r["refused"] is not None and r["moves"] == []
+    assert r["refused"] == "Baker's Dozen moves single exposed cards only"
+    assert r["columns"] == g["columns"] and r["moves"] == g["moves"]
+
+
+# --- the deal's own safe cards, and "Auto-finish" -----------------------------------------
+
+def test_safe_cards_go_home_right_after_the_deal(client: TestClient) -> None:
+    # Baker's Game deal 2: column 1 ends with the ace of spades
+    g = new_game(client, game="bakers_game", deal=2)
+    assert g["moves"] == ["1h"] and g["foundations"]["S"] == 1
+    assert g["score"]["home"] == 1 and g["score"]["moves"] == 0
+    assert g["can_undo"] is False and g["played"] is False
+    # kept through a reload, and after a move and a restart
+    again = client.get(f"/api/games/{g['id']}").json()
+    assert again["moves"] == ["1h"] and again["columns"] == g["columns"]
+    legal = g["legal_moves"][0]
+    played = client.post(f"/api/games/{g['id']}/moves", json={"move": legal}).json()
+    assert played["moves"][0] == "1h" and played["can_undo"] is True
+    undone = client.post(f"/api/games/{g['id']}/undo", json={}).json()
+    assert undone["columns"] == g["columns"] and undone["can_undo"] is False
+    restarted = client.post(f"/api/games/{g['id']}/restart", json={}).json()
+    assert restarted["moves"] == ["1h"] and restarted["columns"] == g["columns"]
+    # with autoplay off, the deal is left as dealt
+    off = new_game(client, game="bakers_game", deal=2, autoplay="off")
+    assert off["moves"] == [] and off["foundations"]["S"] == 0
+
+
+FINISHABLE = """Foundations: H-J C-K D-K S-J
+QS KH
+KS QH
+"""
+
+NOT_FINISHABLE = """Foundations: H-J C-K D-Q S-J
+QS KH
+QH KS
+KD
+"""
+
+
+def test_auto_finish_plays_up_the_rest_as_one_action(client: TestClient) -> None:
+    g = new_game(client, game="bakers_game", position=FINISHABLE)
+    assert g["status"] == "playing" and g["can_finish"] is True
+    done = client.post(f"/api/games/{g['id']}/finish", json={})
+    assert done.status_code == 200, done.text
+    won = done.json()
+    assert won["status"] == "won" and won["can_finish"] is False
+    assert won["moves"] == ["2h", "1h", "1h", "2h"] and won["score"]["moves"] == 1
+    assert len(won["action"]["movements"]) == 4
+
+
+def test_auto_finish_is_refused_while_a_decision_is_left(client: TestClient) -> None:
+    g = new_game(client, game="bakers_game", position=NOT_FINISHABLE)
+    assert g["can_finish"] is False
+    r = client.post(f"/api/games/{g['id']}/finish", json={})
+    assert r.status_code == 409 and r.json()["error"] == (
+        "the cards cannot all go home by themselves yet")
+    assert client.get(f"/api/games/{g['id']}").json()["moves"] == []

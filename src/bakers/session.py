@@ -257,7 +257,8 @@ class Session:
                  daily: str | None = None, autoplay: Autoplay | str = Autoplay.SAFE,
                  order: ClickOrder | str = ClickOrder.CELL_FIRST, clock: Clock = time.time,
                  message: str | None = None, practice: bool = False,
-                 winnable: bool = False, lesson: str | None = None) -> None:
+                 winnable: bool = False, lesson: str | None = None,
+                 opening: bool = True) -> None:
         if board.move_stack:
             board = board.root()
         self.start = board.copy(stack=False)
@@ -287,6 +288,10 @@ class Session:
         self.created = clock()
         self._legal_at: object = None
         self._legal: list[Move] = []
+        # the safe cards the game sent home right after the deal (autoplay)
+        self.opening: list[str] = []
+        if opening:
+            self._open()
 
     # --- queries ---------------------------------------------------------------
 
@@ -342,7 +347,15 @@ class Session:
     @property
     def moves(self) -> list[str]:
         """Every move played so far, the game's own included, in order."""
-        return [m for group in self.groups for m in group]
+        return [*self.opening, *(m for group in self.groups for m in group)]
+
+    @property
+    def can_finish(self) -> bool:
+        """Whether every remaining card can go home by foundation moves alone
+        while the game is on: no decision left (:meth:`finish` plays them)."""
+        if self.finished:
+            return False
+        return bool(self.board.finishing_moves())
 
     @property
     def can_undo(self) -> bool:
@@ -372,6 +385,21 @@ class Session:
         self.message = None
         return now
 
+    def _open(self) -> None:
+        """With autoplay ``safe``, the safe cards of a numbered deal go home
+        right after the deal, as after any move (a set-up position is left
+        as it was given): not a player action (nothing to undo), but moves
+        of the game, kept apart (:attr:`opening`) and scored."""
+        self.opening = []
+        if (self.autoplay is not Autoplay.SAFE or self.deal is None  # a set-up position
+                or self.board.is_won()):
+            return
+        trial = self.board.copy(stack=False)
+        line = trial.autoplay(safe=True, finish=False)
+        if line:
+            self.opening, _ = self._play_line(line)
+            self._score_change(line, +1)
+
     def _play_line(self, moves: Sequence[Move]) -> tuple[list[str], list[Movement]]:
         """Push ``moves`` (already checked); their texts and movements."""
         texts: list[str] = []
@@ -395,7 +423,8 @@ class Session:
         try:
             resolved = self.board.resolve(move)  # refuse before touching anything
         except IllegalMoveError:
-            part = self.board.longest_part(move) if longest else None
+            # a lesson checks the player's own moves: its refusals stay
+            part = self.board.longest_part(move) if longest and self.lesson is None else None
             if part is None:
                 raise
             resolved, note = part
@@ -415,6 +444,24 @@ class Session:
         self.last_action = Action("move", tuple(movements))
         return self.last_action
 
+    def finish(self) -> Action:
+        """The player's "Auto-finish": every remaining card goes home, one
+        player action (undone as one), when no decision is left."""
+        self._check_active()
+        line = self.board.copy(stack=False).finishing_moves()
+        if not line:
+            raise SessionError("the cards cannot all go home by themselves yet")
+        self._begin()
+        group, movements = self._play_line(line)
+        self.groups.append(group)
+        self.redo_stack.clear()
+        self.moves_count += 1
+        self.played = True
+        self._score_change(line, +1)
+        self._settle_end()
+        self.last_action = Action("move", tuple(movements))
+        return self.last_action
+
     def play_from(self, src: Place | str, count: int = 1) -> Action:
         """Send the card at ``src`` (with the run above it when ``count`` > 1)
         to its best place (:meth:`Board.find_move`, in this game's click order).
@@ -426,7 +473,7 @@ class Session:
         except IllegalMoveError:
             place = Place.from_str(src) if isinstance(src, str) else src
             empty = next((i for i, col in enumerate(self.board.columns) if not col), None)
-            if count < 2 or not place.is_column or empty is None:
+            if count < 2 or not place.is_column or empty is None or self.lesson is not None:
                 raise
             if self.board.longest_part(Move(place, Place.column(empty), count)) is None:
                 raise
@@ -491,6 +538,7 @@ class Session:
         self.redo_stack = []
         self.moves_count = 0
         self.score_state = Score(0, int(self.timer.seconds(now) // PENALTY_PERIOD))
+        self._open()
         self.last_action = Action("restart")
         return self.last_action
 
@@ -588,6 +636,7 @@ class Session:
             "position": None if self.deal is not None else self.start.to_text(),
             "level": self.level.value,
             "daily": self.daily,
+            "opening": list(self.opening),
             "groups": [list(g) for g in self.groups],
             "redo": [list(g) for g in self.redo_stack],
             "moves_count": self.moves_count,
@@ -618,7 +667,8 @@ class Session:
         s = cls(start, level=str(data.get("level", "normal")), daily=data.get("daily"),
                 autoplay=settings.get("autoplay", "safe"),
                 order=settings.get("order", "cell_first"), clock=clock,
-                winnable=bool(data.get("winnable", False)))
+                winnable=bool(data.get("winnable", False)), opening=False)
+        s.opening = [s._push_text(Move.from_str(str(text))) for text in data.get("opening", [])]
         # saves written before the history used the shortest notation say
         # ``36/1``: each move is written again as Board.move_text writes it
         for group in data.get("groups", []):

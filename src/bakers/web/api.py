@@ -150,6 +150,13 @@ async def redo_game(game_id: str, request: Request, table: TableDep) -> Response
     return await table.change(game_id, Session.redo, player=player_of(request))
 
 
+@router.post("/games/{game_id}/finish", responses=GAME_DOC)
+async def finish_game(game_id: str, request: Request, table: TableDep) -> Response:
+    """Send every remaining card home when no decision is left (``can_finish``):
+    one player action."""
+    return await table.change(game_id, Session.finish, player=player_of(request))
+
+
 @router.post("/games/{game_id}/restart", responses=GAME_DOC)
 async def restart_game(game_id: str, request: Request, table: TableDep) -> Response:
     """Back to the deal: history, moves and score cleared."""

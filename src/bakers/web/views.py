@@ -228,6 +228,8 @@ def game_view(game_id: str, session: Session) -> dict[str, Any]:
                    "movements": [movement_view(m) for m in session.last_action.movements]},
         "can_undo": session.can_undo,
         "can_redo": session.can_redo,
+        # no decision left: the table offers "Auto-finish" (POST .../finish)
+        "can_finish": session.can_finish,
         "score": score_view(session),
         "scoring": {"points_per_card": POINTS_PER_CARD, "penalty": PENALTY,
                     "period": PENALTY_PERIOD, "win_bonus": WIN_BONUS},

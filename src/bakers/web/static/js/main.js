@@ -364,7 +364,7 @@ el.board.addEventListener("focusin", (e) => {
 
 const buttons = {
   "#btn-undo": undo, "#btn-redo": redo, "#btn-restart": () => simple("restart", { say: "Back to the deal." }),
-  "#btn-new": newDeal, "#btn-hint": hint, "#btn-pause": togglePause, "#btn-resume": togglePause,
+  "#btn-new": newDeal, "#btn-hint": hint, "#btn-finish": () => simple("finish", { say: "Every remaining card goes home." }), "#btn-pause": togglePause, "#btn-resume": togglePause,
   "#btn-settings": dialogs.openSettings, "#btn-help": dialogs.openHelp,
   "#btn-solution": () => study.offerSolution((g) => apply(g, { animate: false, say: false })),
 };

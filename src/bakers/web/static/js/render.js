@@ -314,7 +314,8 @@ export function updateChrome() {
   $("#btn-undo").disabled = !g.can_undo;
   $("#btn-redo").disabled = !g.can_redo;
   $("#btn-hint").disabled = !playing || g.paused;
-  $("#btn-restart").disabled = !g.moves.length || !(playing || g.status === "blocked");
+  $("#btn-restart").disabled = !g.can_undo || !(playing || g.status === "blocked"); // moves may be the deal's own
+  $("#btn-finish").hidden = !g.can_finish || g.paused;
   $("#btn-pause").disabled = !playing;
   $("#btn-pause").setAttribute("aria-pressed", g.paused ? "true" : "false");
   $("#btn-pause .lbl").textContent = g.paused ? "Resume" : "Pause";
