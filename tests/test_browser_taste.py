@@ -81,3 +81,51 @@ def test_the_deal_sends_its_aces_home_and_auto_finish_plays_up_the_rest(
         table.page.locator("#app[data-status='won']").wait_for()
         expect(finish).to_be_hidden()
         assert table.moves() == 1
+
+
+def test_the_table_to_the_players_taste_is_remembered(browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server) as table:
+        page = table.page
+        table.open("/play/bakers_game/617")
+        width = table.card("7D").bounding_box()["width"]
+        cells, found = (page.locator(s).bounding_box() for s in ("#cells", "#foundations"))
+        assert cells and found and cells["x"] < found["x"]
+        expect(page.locator("#s-time")).to_be_visible()
+        page.click("#btn-settings")
+        # a reduced-motion player starts with animations off
+        expect(page.locator("select[name='taste-speed']")).to_have_value("off")
+        assert axe_violations(page) == []
+        page.select_option("select[name='taste-felt']", "blue")
+        page.select_option("select[name='taste-size']", "smaller")
+        page.check("input[name='taste-hand']")
+        page.check("input[name='taste-clock']")
+        page.check("input[name='taste-print']")
+        page.click("#dlg-settings button[value='close']")
+        table.shot("taste-blue-left-handed.png")
+
+        def chosen() -> None:
+            assert page.get_attribute("body", "data-felt") == "blue"
+            expect(page.locator("#s-time")).to_be_hidden()
+            expect(page.locator("#s-score")).to_be_hidden()
+            expect(page.locator("#s-moves")).to_be_visible()
+            box = table.card("7D").bounding_box()
+            assert box and box["width"] < 0.9 * width + 1
+            c, f = (page.locator(s).bounding_box() for s in ("#cells", "#foundations"))
+            assert c and f and c["x"] > f["x"]  # left-handed: cells on the right
+
+        chosen()
+        page.reload()
+        page.wait_for_selector("#app[data-ready='true']")
+        chosen()  # remembered
+        page.click("#btn-settings")
+        expect(page.locator("input[name='taste-hand']")).to_be_checked()
+        expect(page.locator("select[name='taste-felt']")).to_have_value("blue")
+        assert axe_violations(page) == []
+
+
+def test_animations_are_on_by_default_without_reduced_motion(
+        browser: Any, live_server: Any) -> None:
+    with open_table(browser, live_server, reduced_motion="no-preference") as table:
+        table.open("/play/bakers_game/617")
+        table.page.click("#btn-settings")
+        expect(table.page.locator("select[name='taste-speed']")).to_have_value("normal")

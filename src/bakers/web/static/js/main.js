@@ -11,6 +11,7 @@ import { attachPointer } from "./pointer.js";
 import { $, $$, announce, cardCache, el, focusPile, markSelection, moveFocus, pileFor, piles, render, rovingTabindex, showStatus, tick } from "./render.js";
 import { sound } from "./sound.js";
 import * as study from "./study.js";
+import { attachTaste } from "./taste.js";
 
 let queue = Promise.resolve();
 const PLAYBACK_ON = "The solution is playing: take over or leave it first.";
@@ -377,6 +378,7 @@ $("#blocked").addEventListener("click", (e) => {
   else if (act === "analyse") dialogs.showResults();
 });
 study.attachPlayback();
+attachTaste($("#settings-form"), () => render());
 // while the solution plays, its keys come first and the table takes no move
 document.addEventListener("keydown", (e) => {
   if (study.playbackKey(e)) e.stopImmediatePropagation();
