@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from bakers import Board
+from bakers.solver import solve
 from bakers.web import create_app
 
 # FreeCell: one free cell, one empty column (8); column 1 holds a run of six
@@ -160,3 +162,56 @@ def test_auto_finish_is_refused_while_a_decision_is_left(client: TestClient) -> 
     assert r.status_code == 409 and r.json()["error"] == (
         "the cards cannot all go home by themselves yet")
     assert client.get(f"/api/games/{g['id']}").json()["moves"] == []
+
+
+# --- the daily-deal archive -------------------------------------------------------------------
+
+def test_the_daily_archive_lists_the_days_with_the_players_results(client: TestClient) -> None:
+    import datetime as dt
+
+    from bakers.deals import today_utc
+
+    today = today_utc()
+    empty = client.get("/api/daily/freecell").json()
+    assert empty["today"] == today.isoformat() and empty["streak"] == 0
+    assert len(empty["days"]) == 60 and empty["days"][0]["date"] == today.isoformat()
+    assert all(d["result"] is None for d in empty["days"])
+    # yesterday's daily deal, played from the archive, and won
+    yesterday = (today - dt.timedelta(days=1)).isoformat()
+    g = new_game(client, game="freecell", daily=True, date=yesterday, autoplay="off")
+    assert g["daily"] == yesterday and g["level"] == "daily"
+    result = solve(Board.deal("freecell", g["deal"]), timeout=20)
+    last: dict[str, Any] = g
+    for move in result.moves:
+        r = client.post(f"/api/games/{g['id']}/moves",
+                        json={"move": move.notation(with_count=True)})
+        assert r.status_code == 200, r.text
+        last = r.json()
+        if last["status"] == "won":
+            break
+    assert last["status"] == "won"
+    won = last
+    archive = client.get("/api/daily/freecell").json()
+    day = archive["days"][1]
+    assert day["date"] == yesterday and day["result"] == "won" and day["id"] == g["id"]
+    assert day["moves"] == won["score"]["moves"]
+    # today not played yet: the streak of yesterday's win stands
+    assert archive["streak"] == 1
+    # another game's archive is its own
+    assert client.get("/api/daily/bakers_game").json()["streak"] == 0
+
+
+def test_the_archive_refuses_days_it_does_not_keep(client: TestClient) -> None:
+    import datetime as dt
+
+    from bakers.deals import today_utc
+
+    today = today_utc()
+    for date, reason in (((today + dt.timedelta(days=1)).isoformat(), "not out yet"),
+                         ((today - dt.timedelta(days=60)).isoformat(), "last 60 days"),
+                         ("2026-13-01", "YYYY-MM-DD")):
+        r = client.post("/api/games", json={"game": "freecell", "daily": True, "date": date})
+        assert r.status_code == 400 and reason in r.json()["error"], r.text
+    r = client.post("/api/games", json={"game": "freecell", "date": today.isoformat()})
+    assert r.status_code == 400 and "goes with daily" in r.json()["error"]
+    assert client.get("/api/daily/nosuchgame").status_code == 404
