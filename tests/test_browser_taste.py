@@ -129,3 +129,29 @@ def test_animations_are_on_by_default_without_reduced_motion(
         table.open("/play/bakers_game/617")
         table.page.click("#btn-settings")
         expect(table.page.locator("select[name='taste-speed']")).to_have_value("normal")
+
+
+def test_the_daily_archive_calendar_opens_a_past_days_deal(
+        browser: Any, live_server: Any) -> None:
+    import datetime as dt
+
+    from bakers.deals import today_utc
+
+    yesterday = (today_utc() - dt.timedelta(days=1)).isoformat()
+    with open_table(browser, live_server) as table:
+        page = table.page
+        page.goto(table.base + "/daily/freecell")
+        expect(page.locator("h1")).to_have_text("FreeCell: daily deals")
+        expect(page.locator("#daily-streak")).to_contain_text("Current streak: 0")
+        assert page.locator(".daily-calendar td.day").count() == 60
+        assert axe_violations(page) == []
+        table.shot("daily-archive.png")
+        page.locator(f".daily-calendar td[data-date='{yesterday}'] a").click()
+        page.wait_for_selector("#app[data-ready='true']", timeout=30_000)
+        game_id = page.url.rsplit("/", 1)[1]
+        g = page.evaluate("async (id) => (await fetch('/api/games/' + id)).json()", game_id)
+        assert g["daily"] == yesterday
+        page.goto(table.base + "/daily/freecell")
+        cell = page.locator(f".daily-calendar td[data-date='{yesterday}']")
+        expect(cell).to_have_class("day playing")
+        expect(cell.locator("a")).to_have_attribute("href", f"/game/{game_id}")

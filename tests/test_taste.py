@@ -215,3 +215,27 @@ def test_the_archive_refuses_days_it_does_not_keep(client: TestClient) -> None:
     r = client.post("/api/games", json={"game": "freecell", "date": today.isoformat()})
     assert r.status_code == 400 and "goes with daily" in r.json()["error"]
     assert client.get("/api/daily/nosuchgame").status_code == 404
+
+
+def test_the_archive_page_shows_a_calendar_of_playable_days(client: TestClient) -> None:
+    from bakers.deals import today_utc
+
+    today = today_utc().isoformat()
+    page = client.get("/daily/freecell")
+    assert page.status_code == 200
+    text = page.text
+    assert "FreeCell: daily deals" in text and "Current streak: <b>0</b>" in text
+    assert f'href="/play/daily/freecell?date={today}"' in text
+    assert text.count('class="day open"') == 60
+    g = new_game(client, game="freecell", daily=True)
+    again = client.get("/daily/freecell").text
+    assert f'href="/game/{g["id"]}"' in again
+    assert again.count('class="day open"') == 59 and 'class="day playing"' in again
+    # a day's link deals that day's deal
+    import datetime as dt
+    yesterday = (today_utc() - dt.timedelta(days=1)).isoformat()
+    start = client.get(f"/play/daily/freecell?date={yesterday}", follow_redirects=False)
+    assert start.status_code == 303, start.text
+    dealt = client.get("/api/games/" + start.headers["location"].rsplit("/", 1)[1]).json()
+    assert dealt["daily"] == yesterday and dealt["level"] == "daily"
+    assert client.get("/daily/nosuchgame").status_code == 404

@@ -23,7 +23,7 @@ from ..store.db import TRANSFER_TTL
 from .dealer import ARCHIVE_DAYS
 from .middleware import address_of, player_of
 from .models import ERRORS, RATE_ERRORS, TransferClaimBody, error_doc
-from .state import TableDep
+from .state import Table, TableDep
 
 router = APIRouter(prefix="/api", tags=["records"], responses=ERRORS)
 
@@ -141,8 +141,12 @@ async def daily_archive(game: str, request: Request, table: TableDep) -> Respons
     newest first, each with the player's result on it (``won``, ``lost``,
     ``playing`` or ``null``: not played), moves, seconds and game id; and the
     current streak of won daily deals (today's not yet won does not break it)."""
+    return JSONResponse(await archive_of(table, player_of(request), game))
+
+
+async def archive_of(table: Table, player: str, game: str) -> dict[str, Any]:
+    """The body of ``GET /api/daily/{game}`` (the archive page draws it too)."""
     g = find_game(game)
-    player = player_of(request)
     today = today_utc()
     since = today - _dt.timedelta(days=ARCHIVE_DAYS - 1)
     found = await table.db(lambda: table.store.daily_games(player, g.name, since.isoformat()))
@@ -162,5 +166,5 @@ async def daily_archive(game: str, request: Request, table: TableDep) -> Respons
             streak += 1
         elif i > 0 or day["result"] == "lost":
             break
-    return JSONResponse({"game": g.name, "title": g.title, "today": today.isoformat(),
-                         "streak": streak, "days": days})
+    return {"game": g.name, "title": g.title, "today": today.isoformat(),
+            "streak": streak, "days": days}
