@@ -155,3 +155,31 @@ def test_the_daily_archive_calendar_opens_a_past_days_deal(
         cell = page.locator(f".daily-calendar td[data-date='{yesterday}']")
         expect(cell).to_have_class("day playing")
         expect(cell.locator("a")).to_have_attribute("href", f"/game/{game_id}")
+
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+SIDEWAYS = {"viewport": {"width": 844, "height": 390}, "has_touch": True, "is_mobile": True}
+
+
+@pytest.mark.parametrize("screen", [PHONE, SIDEWAYS], ids=["upright", "sideways"])
+def test_the_new_screens_fit_a_phone(browser: Any, live_server: Any,
+                                     screen: dict[str, Any]) -> None:
+    width = screen["viewport"]["width"]
+    with open_table(browser, live_server, **screen) as table:
+        page = table.page
+        page.goto(table.base + "/daily/bakers_game")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert axe_violations(page) == []
+        table.shot(f"daily-archive-{width}.png")
+        table.open("/play/bakers_game/617")
+        page.click("#btn-settings")
+        page.locator("select[name='taste-felt']").scroll_into_view_if_needed()
+        page.select_option("select[name='taste-felt']", "burgundy")
+        page.check("input[name='taste-hand']")
+        assert axe_violations(page) == []
+        page.click("#dlg-settings button[value='close']")
+        assert page.get_attribute("body", "data-felt") == "burgundy"
+        c, f = (page.locator(s).bounding_box() for s in ("#cells", "#foundations"))
+        assert c and f and c["x"] > f["x"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        table.shot(f"taste-{width}.png")

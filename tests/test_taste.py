@@ -239,3 +239,9 @@ def test_the_archive_page_shows_a_calendar_of_playable_days(client: TestClient) 
     dealt = client.get("/api/games/" + start.headers["location"].rsplit("/", 1)[1]).json()
     assert dealt["daily"] == yesterday and dealt["level"] == "daily"
     assert client.get("/daily/nosuchgame").status_code == 404
+
+
+def test_the_home_page_links_each_games_archive(client: TestClient) -> None:
+    text = client.get("/").text
+    for game in ("bakers_game", "freecell", "bakers_dozen"):
+        assert f'href="/daily/{game}"' in text

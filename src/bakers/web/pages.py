@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from ..deals import parse_deal_number
 from ..errors import BakersError
-from ..games import find_game
+from ..games import GAMES, find_game
 from ..options import DEAL_LEVELS
 from ..session import Session, format_seconds
 from .errors import validation_message
@@ -67,7 +67,8 @@ def to_game(game_id: str) -> Response:
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> Response:
-    return render(request, "home.html", {})
+    archive = [{"game": g.name, "title": g.title} for g in GAMES.values()]
+    return render(request, "home.html", {"archive": archive})
 
 
 def ask_first(request: Request, body: NewGameBody, heading: str) -> Response:
