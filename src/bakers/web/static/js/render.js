@@ -329,7 +329,7 @@ export function updateChrome() {
   if (g.status === "blocked") {
     $("#blocked-text").textContent = g.message;
     $('#blocked [data-act="undo"]').disabled = !g.can_undo;
-    $('#blocked [data-act="restart"]').disabled = !g.moves.length;
+    $('#blocked [data-act="restart"]').disabled = !g.can_undo; // moves may be the deal's own
   }
   const level = g.rules.levels.find((lv) => lv.name === g.level);
   const toggle = $("#winnable-only");
