@@ -110,6 +110,18 @@ def open_table(browser: Any, live_server: Any, **context: Any) -> Iterator[Table
         ctx.close()
 
 
+def open_deal(table: Table, game: str, deal: int, **body: Any) -> None:
+    """Deal ``deal`` of ``game`` with the ``POST /api/games`` options ``body``
+    (``autoplay="off"``: the deal as dealt, its safe cards left in play)."""
+    if not table.page.url.startswith(table.base):
+        table.page.goto(table.base + "/")
+    game_id = table.page.evaluate("""async (body) => {
+        const r = await fetch('/api/games', {method: 'POST', headers: {'Content-Type':
+            'application/json'}, body: JSON.stringify(body)});
+        return (await r.json()).id; }""", {"game": game, "deal": deal, **body})
+    table.open(f"/game/{game_id}")
+
+
 # --- accessibility: axe-core (bundled by axe-playwright-python) ---------------------------------
 
 def axe_violations(page: Any) -> list[tuple[str, list[str]]]:

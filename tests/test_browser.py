@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser import Table, axe_violations, open_table
+from browser import Table, axe_violations, open_deal, open_table
 from conftest import CHROMIUM
 
 from bakers.board import Board
@@ -74,14 +74,13 @@ def test_click_moves_a_card_to_its_best_place(table: Table) -> None:
 def test_select_then_target_and_double_click(table: Table) -> None:
     """Setting "click selects": click a card, then where it goes; a double
     click sends a card to its foundation."""
-    table.open("/play/bakers_game/2")  # column 1 ends with the ace of spades
+    # column 1 ends with the ace of spades (autoplay off: left there)
+    open_deal(table, "bakers_game", 2, autoplay="off")
     board = Board.deal("bakers_game", 2)
     assert str(board.columns[0][-1]) == "AS"
     table.page.click("#btn-settings")
     table.page.check("input[name='clickmode'][value='select']")
-    table.page.check("input[name='autoplay'][value='off']")
-    table.page.wait_for_function(
-        "document.querySelector('#status').textContent.includes('Autoplay off')")
+    assert table.page.is_checked("input[name='autoplay'][value='off']")
     table.page.click("#dlg-settings button[value='close']")
     second = str(board.columns[1][-1])
     table.card(second).click()
@@ -234,12 +233,7 @@ def test_win_through_the_page(browser: Any, live_server: Any) -> None:
     result = solve(board, timeout=20)
     assert result.verdict.value == "winnable"
     with open_table(browser, live_server, reduced_motion="no-preference") as table:
-        table.open("/play/bakers_game/33")
-        table.page.click("#btn-settings")
-        table.page.check("input[name='autoplay'][value='off']")
-        table.page.wait_for_function(
-            "document.querySelector('#status').textContent.includes('Autoplay off')")
-        table.page.click("#dlg-settings button[value='close']")
+        open_deal(table, "bakers_game", 33, autoplay="off")
         replica = board.copy()
         for i, move in enumerate(result.moves):
             if table.page.get_attribute("#app", "data-status") == "won":
@@ -388,7 +382,7 @@ def test_phone_layout_uses_the_height_it_has(browser: Any, live_server: Any) -> 
     width; long columns of every game still fit the screen."""
     with open_table(browser, live_server, **PHONE) as table:
         page = table.page
-        table.open("/play/bakers_dozen/5")
+        open_deal(table, "bakers_dozen", 5, autoplay="off")  # its aces left in play
         boxes = page.evaluate(TABLEAU_BOXES)
         cards = assert_fits_phone(boxes, min_width=44)
         assert len(cards) == 52
@@ -853,7 +847,8 @@ def test_the_score_line_charges_time_as_it_passes(
         held: list[Any] = []
         page.route("**/ping", lambda route: held.append(route))
         table = Table(page, url)
-        table.open("/play/bakers_game/2")  # column 1 ends with the ace of spades
+        # column 1 ends with the ace of spades (autoplay off: left there)
+        open_deal(table, "bakers_game", 2, autoplay="off")
         table.keys("1", "h")
         table.wait_moves(1)
         assert page.text_content("#s-score") == "10"

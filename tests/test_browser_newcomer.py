@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from browser import Table, axe_violations, open_table
+from browser import Table, axe_violations, open_deal, open_table
 from conftest import CHROMIUM
 
 from bakers.board import Board
@@ -34,6 +34,11 @@ def moves_are(table: Table, n: int) -> None:
     expect(table.page.locator("#s-moves")).to_have_text(str(n))
 
 
+def deal7(table: Table) -> None:
+    """FreeCell deal 7 as dealt (autoplay off, so its A♣ stays in play)."""
+    open_deal(table, "freecell", 7, autoplay="off")
+
+
 def centre(table: Table, code: str) -> tuple[float, float]:
     box = table.card(code).bounding_box()
     assert box
@@ -48,7 +53,7 @@ def settle(table: Table) -> None:
 # --- item 1: a double-click is one intent ----------------------------------------------------
 
 def test_double_click_sends_the_ace_home_and_nothing_else(table: Table) -> None:
-    table.open("/play/freecell/7")  # column 2 ends 4♣ A♣
+    deal7(table)  # column 2 ends 4♣ A♣
     x, y = centre(table, "AC")
     table.page.mouse.click(x, y)
     time.sleep(0.15)
@@ -61,7 +66,7 @@ def test_double_click_sends_the_ace_home_and_nothing_else(table: Table) -> None:
 
 
 def test_double_click_on_a_card_that_cannot_go_home_is_one_click(table: Table) -> None:
-    table.open("/play/freecell/7")  # column 3 ends 3♠ 6♠
+    deal7(table)  # column 3 ends 3♠ 6♠
     x, y = centre(table, "6S")
     table.page.mouse.click(x, y)
     time.sleep(0.15)
@@ -84,7 +89,7 @@ def only_the_ace_went_home(table: Table) -> None:
 
 def test_double_tap_on_a_phone_is_one_intent(browser: Any, live_server: Any) -> None:
     with open_table(browser, live_server, **PHONE_UPRIGHT) as table:
-        table.open("/play/freecell/7")
+        deal7(table)
         x, y = centre(table, "AC")
         table.page.touchscreen.tap(x, y)
         time.sleep(0.15)
@@ -93,7 +98,7 @@ def test_double_tap_on_a_phone_is_one_intent(browser: Any, live_server: Any) -> 
 
 
 def test_double_click_in_select_mode_sends_home(table: Table) -> None:
-    table.open("/play/freecell/7")
+    deal7(table)
     table.page.click("#btn-settings")
     table.page.check("input[name='clickmode'][value='select']")
     table.page.click("#dlg-settings button[value='close']")
@@ -104,7 +109,7 @@ def test_double_click_in_select_mode_sends_home(table: Table) -> None:
 # --- item 2: Restart asks; typed moves never press a focused button --------------------------
 
 def test_restart_asks_first(table: Table) -> None:
-    table.open("/play/freecell/7")
+    deal7(table)
     table.card("AC").click()
     moves_are(table, 1)
     table.card("6S").click()
@@ -136,7 +141,7 @@ def test_restart_asks_first(table: Table) -> None:
 @pytest.mark.parametrize("button", ["#btn-undo", "#btn-restart"])
 def test_typed_source_then_enter_plays_even_with_a_button_focused(
         table: Table, button: str) -> None:
-    table.open("/play/freecell/7")
+    deal7(table)
     table.card("AC").click()
     moves_are(table, 1)
     table.card("6S").click()
@@ -156,7 +161,7 @@ def test_typed_source_then_enter_plays_even_with_a_button_focused(
 
 def test_continue_shows_the_cards_and_play_goes_on(table: Table) -> None:
     page = table.page
-    table.open("/play/freecell/7")
+    deal7(table)
     table.card("AC").click()
     moves_are(table, 1)
     page.click(".brand")
@@ -187,7 +192,7 @@ def test_continue_shows_the_cards_and_play_goes_on(table: Table) -> None:
 
 def test_sideways_phone_shows_the_whole_table(browser: Any, live_server: Any) -> None:
     with open_table(browser, live_server, **PHONE_SIDEWAYS) as table:
-        table.open("/play/freecell/7")
+        deal7(table)
         page = table.page
         assert page.evaluate("document.documentElement.scrollHeight") <= 390
         for code in ("JS", "AC", "6S", "5S", "4D", "3C", "6D", "7D"):  # the playable ends
@@ -219,7 +224,7 @@ def test_desktop_shows_the_deal_number_whole(
 def test_home_statistics_fit_a_small_desktop(browser: Any, live_server: Any) -> None:
     with open_table(browser, live_server, viewport={"width": 1024, "height": 600}) as table:
         page = table.page
-        table.open("/play/freecell/7")
+        deal7(table)
         table.card("AC").click()
         moves_are(table, 1)
         page.click("#btn-new")
@@ -280,23 +285,24 @@ def test_rating_hidden_during_play_unless_asked_and_shown_after(table: Table) ->
 
 def test_the_losing_move_is_numbered_as_the_player_counts(table: Table) -> None:
     page = table.page
-    table.open("/play/bakers_game/2?level=hard")
+    table.open("/play/bakers_game/2?level=hard")  # A♠ goes home right after the deal
     page.click("#btn-settings")
     page.check("input[name='indicator']")
     page.click("#dlg-settings button[value='close']")
-    for n, keys in enumerate((("1", "a"), ("1", "a"), ("1", "b")), 1):
+    for n, keys in enumerate((("1", "a"), ("1", "b")), 1):
         table.keys(*keys)
         moves_are(table, n)
     indicator = page.locator("#indicator[data-verdict='impossible']")
     indicator.wait_for(timeout=30_000)
-    # the record's fifth move (two aces went home by themselves): the player's third
-    assert indicator.get_attribute("data-lost-at") == "5"
-    expect(indicator).to_contain_text("since move 3 (1b)")
+    # the record's fourth move (A♠ went home after the deal, A♥ after the
+    # player's 1a): the player's second
+    assert indicator.get_attribute("data-lost-at") == "4"
+    expect(indicator).to_contain_text("since move 2 (1b)")
     game_id = page.url.rsplit("/", 1)[1]
     page.evaluate("""async (id) => { await fetch(`/api/games/${id}/abandon`, {method: "POST",
                  headers: {"Content-Type": "application/json"}, body: "{}"}); }""", game_id)
     table.open(f"/game/{game_id}")
-    expect(page.locator("#r-analysis-text")).to_contain_text("Move 3, 1b", timeout=30_000)
+    expect(page.locator("#r-analysis-text")).to_contain_text("Move 2, 1b", timeout=30_000)
 
 
 # --- item 10: polish -------------------------------------------------------------------------
@@ -318,7 +324,7 @@ def test_messages_are_sentences_and_keep_the_board_still(browser: Any, live_serv
 
 
 def test_enter_on_an_empty_free_cell_picks_nothing_up(table: Table) -> None:
-    table.open("/play/freecell/7")
+    deal7(table)
     page = table.page
     page.locator("#cells .pile[data-place='a']").focus()
     table.keys("Enter")
@@ -353,7 +359,7 @@ def test_unplayed_deals_do_not_pile_up_under_continue(table: Table) -> None:
     page = table.page
     for deal in (11982, 11982, 11983, 11984):
         table.open(f"/play/freecell/{deal}")
-    table.open("/play/freecell/7")
+    deal7(table)
     table.card("AC").click()
     moves_are(table, 1)
     page.goto(table.base + "/")

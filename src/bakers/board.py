@@ -357,6 +357,33 @@ class Board:
                     raise IllegalMoveError(self._capacity_message(n, True))
         return Move(src, dst, n)
 
+    def longest_part(self, move: Move) -> tuple[Move, str] | None:
+        """For a run too long for the empty column it goes to: the move of its
+        longest part that may go there, and the sentence that says so
+        ("Moved 4 of 6 cards: with 1 free cell and 1 empty column you can
+        move 4 into an empty column"). ``None`` for any other move, legal or
+        refused for another reason (an occupied column keeps its refusal).
+        """
+        src, dst, count = move.src, move.dst, move.count
+        game = self.game
+        if (count is None or count < 2 or not src.is_column or not dst.is_column
+                or src == dst or game.empty_column is EmptyColumn.NONE
+                or game.run_moves is RunMoves.SINGLES):
+            return None
+        if not (0 <= src.index < game.columns and 0 <= dst.index < game.columns):
+            return None
+        if self.position.columns[dst.index] or count > self.run_length(src.index):
+            return None
+        cap = self.run_capacity(True)
+        if not 1 <= cap < count:
+            return None
+        part = self.resolve(Move(src, dst, cap))
+        cells = self.free_cells()
+        empties = max(self.empty_columns() - 1, 0)
+        why = (f"Moved {cap} of {count} cards: with {_plural(cells, 'free cell')} and "
+               f"{_plural(empties, 'empty column')} you can move {cap} into an empty column")
+        return part, why
+
     def _implied_count(self, column: int, dst: Place) -> int:
         """Cards that standard notation ``36`` moves: the one length that builds
         on an occupied column, or the longest movable run into an empty one."""

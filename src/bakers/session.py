@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board, Movement
-from .errors import BakersError
+from .errors import BakersError, IllegalMoveError
 from .games import find_game
 from .notation import Move, Place
 from .options import DEAL_LEVELS, Autoplay, ClickOrder, Level, Status
@@ -258,7 +258,8 @@ class Session:
                  daily: str | None = None, autoplay: Autoplay | str = Autoplay.SAFE,
                  order: ClickOrder | str = ClickOrder.CELL_FIRST, clock: Clock = time.time,
                  message: str | None = None, practice: bool = False,
-                 winnable: bool = False, lesson: str | None = None) -> None:
+                 winnable: bool = False, lesson: str | None = None,
+                 opening: bool = True) -> None:
         if board.move_stack:
             board = board.root()
         self.start = board.copy(stack=False)
@@ -288,6 +289,10 @@ class Session:
         self.created = clock()
         self._legal_at: object = None
         self._legal: list[Move] = []
+        # the safe cards the game sent home right after the deal (autoplay)
+        self.opening: list[str] = []
+        if opening:
+            self._open()
 
     # --- queries ---------------------------------------------------------------
 
@@ -343,7 +348,15 @@ class Session:
     @property
     def moves(self) -> list[str]:
         """Every move played so far, the game's own included, in order."""
-        return [m for group in self.groups for m in group]
+        return [*self.opening, *(m for group in self.groups for m in group)]
+
+    @property
+    def can_finish(self) -> bool:
+        """Whether every remaining card can go home by foundation moves alone
+        while the game is on: no decision left (:meth:`finish` plays them)."""
+        if self.finished:
+            return False
+        return bool(self.board.finishing_moves())
 
     @property
     def can_undo(self) -> bool:
@@ -373,6 +386,21 @@ class Session:
         self.message = None
         return now
 
+    def _open(self) -> None:
+        """With autoplay ``safe``, the safe cards of a numbered deal go home
+        right after the deal, as after any move (a set-up position is left
+        as it was given): not a player action (nothing to undo), but moves
+        of the game, kept apart (:attr:`opening`) and scored."""
+        self.opening = []
+        if (self.autoplay is not Autoplay.SAFE or self.deal is None  # a set-up position
+                or self.board.is_won()):
+            return
+        trial = self.board.copy(stack=False)
+        line = trial.autoplay(safe=True, finish=False)
+        if line:
+            self.opening, _ = self._play_line(line)
+            self._score_change(line, +1)
+
     def _play_line(self, moves: Sequence[Move]) -> tuple[list[str], list[Movement]]:
         """Push ``moves`` (already checked); their texts and movements."""
         texts: list[str] = []
@@ -398,14 +426,24 @@ class Session:
                  for group in groups]
         return lesson.progress(self.start, texts).met
 
-    def play(self, move: Move | str) -> Action:
+    def play(self, move: Move | str, *, longest: bool = False) -> Action:
         """Play the player's ``move`` (notation or Move), then the moves the
         game makes by itself. Raises ``IllegalMoveError`` with the reason if
-        refused, changing nothing."""
+        refused, changing nothing. With ``longest``, a run too long for the
+        empty column it goes to moves its longest part that may go there,
+        and the game's message says so (:meth:`Board.longest_part`)."""
         self._check_active()
         if isinstance(move, str):
             move = Move.from_str(move)
-        resolved = self.board.resolve(move)  # refuse before touching anything
+        note: str | None = None
+        try:
+            resolved = self.board.resolve(move)  # refuse before touching anything
+        except IllegalMoveError:
+            # a lesson checks the player's own moves: its refusals stay
+            part = self.board.longest_part(move) if longest and self.lesson is None else None
+            if part is None:
+                raise
+            resolved, note = part
         self._begin()
         trial = self.board.copy(stack=False)
         trial.push(resolved)
@@ -421,14 +459,46 @@ class Session:
         self.played = True
         self._score_change(line, +1)
         self._settle_end()
+        if note is not None and not self.board.is_won():
+            self.message = note
+        self.last_action = Action("move", tuple(movements))
+        return self.last_action
+
+    def finish(self) -> Action:
+        """The player's "Auto-finish": every remaining card goes home, one
+        player action (undone as one), when no decision is left."""
+        self._check_active()
+        line = self.board.copy(stack=False).finishing_moves()
+        if not line:
+            raise SessionError("the cards cannot all go home by themselves yet")
+        self._begin()
+        group, movements = self._play_line(line)
+        self.groups.append(group)
+        self.redo_stack.clear()
+        self.moves_count += 1
+        self.played = True
+        self._score_change(line, +1)
+        self._settle_end()
         self.last_action = Action("move", tuple(movements))
         return self.last_action
 
     def play_from(self, src: Place | str, count: int = 1) -> Action:
         """Send the card at ``src`` (with the run above it when ``count`` > 1)
-        to its best place (:meth:`Board.find_move`, in this game's click order)."""
+        to its best place (:meth:`Board.find_move`, in this game's click order).
+        A run that has no place but is too long for an empty column moves its
+        longest part that may go there."""
         self._check_active()
-        return self.play(self.board.find_move(src, count, self.order.prefer_empty_column))
+        try:
+            move = self.board.find_move(src, count, self.order.prefer_empty_column)
+        except IllegalMoveError:
+            place = Place.from_str(src) if isinstance(src, str) else src
+            empty = next((i for i, col in enumerate(self.board.columns) if not col), None)
+            if count < 2 or not place.is_column or empty is None or self.lesson is not None:
+                raise
+            if self.board.longest_part(Move(place, Place.column(empty), count)) is None:
+                raise
+            return self.play(Move(place, Place.column(empty), count), longest=True)
+        return self.play(move)
 
     def _score_change(self, moves: Sequence[Move], sign: int) -> None:
         home = sum(1 for m in moves if m.dst.is_foundation)
@@ -488,6 +558,7 @@ class Session:
         self.redo_stack = []
         self.moves_count = 0
         self.score_state = Score(0, int(self.timer.seconds(now) // PENALTY_PERIOD))
+        self._open()
         self.last_action = Action("restart")
         return self.last_action
 
@@ -585,6 +656,7 @@ class Session:
             "position": None if self.deal is not None else self.start.to_text(),
             "level": self.level.value,
             "daily": self.daily,
+            "opening": list(self.opening),
             "groups": [list(g) for g in self.groups],
             "redo": [list(g) for g in self.redo_stack],
             "moves_count": self.moves_count,
@@ -615,7 +687,8 @@ class Session:
         s = cls(start, level=str(data.get("level", "normal")), daily=data.get("daily"),
                 autoplay=settings.get("autoplay", "safe"),
                 order=settings.get("order", "cell_first"), clock=clock,
-                winnable=bool(data.get("winnable", False)))
+                winnable=bool(data.get("winnable", False)), opening=False)
+        s.opening = [s._push_text(Move.from_str(str(text))) for text in data.get("opening", [])]
         # saves written before the history used the shortest notation say
         # ``36/1``: each move is written again as Board.move_text writes it
         for group in data.get("groups", []):

@@ -592,6 +592,27 @@ class Store:
                 return game_id
         return None
 
+    def daily_games(self, player_id: str, game: str, since: str) -> dict[str, dict[str, Any]]:
+        """This player's daily deals of ``game`` from the date ``since`` on:
+        per date (ISO), the game that says most (a win, else the latest), with
+        its id, status, moves and seconds."""
+        query = (sa.select(games.c.id, games.c.daily, games.c.status)
+                 .where(games.c.player_id == player_id, games.c.game == game,
+                        games.c.daily.is_not(None), games.c.daily >= since,
+                        games.c.practice == sa.false())
+                 .order_by(games.c.updated_at))
+        with self.engine.connect() as conn:
+            rows = list(conn.execute(query))
+        out: dict[str, dict[str, Any]] = {}
+        for r in rows:
+            date = str(r.daily)
+            if out.get(date, {}).get("status") == Status.WON.value:
+                continue  # a win stays the day's result
+            session = self.load(r.id).session
+            out[date] = {"id": r.id, "status": r.status, "moves": session.moves_count,
+                         "seconds": round(session.seconds(), 1), "played": session.played}
+        return out
+
     def list_game_ids(self, player_id: str, unfinished: bool = True,
                       limit: int = 50) -> list[str]:
         """The ids of :meth:`list_games`, newest first."""

@@ -124,7 +124,7 @@ async def intent(game_id: str, body: IntentBody, request: Request,
             if dst is None:
                 session.play_from(src, count or 1)
             else:
-                session.play(Move(src, dst, count))
+                session.play(Move(src, dst, count), longest=True)
         except IllegalMoveError as exc:
             return JSONResponse({**game_view(game_id, session), "refused": str(exc)})
         except BakersError:
@@ -148,6 +148,13 @@ async def undo_game(game_id: str, request: Request, table: TableDep) -> Response
 async def redo_game(game_id: str, request: Request, table: TableDep) -> Response:
     """Play again the move taken back last."""
     return await table.change(game_id, Session.redo, player=player_of(request))
+
+
+@router.post("/games/{game_id}/finish", responses=GAME_DOC)
+async def finish_game(game_id: str, request: Request, table: TableDep) -> Response:
+    """Send every remaining card home when no decision is left (``can_finish``):
+    one player action."""
+    return await table.change(game_id, Session.finish, player=player_of(request))
 
 
 @router.post("/games/{game_id}/restart", responses=GAME_DOC)

@@ -28,6 +28,25 @@ from .solving import SolverBusyError, SolverPool, rate_deal_job
 T = TypeVar("T")
 
 
+ARCHIVE_DAYS = 60
+"""How far back the daily-deal archive reaches (today included)."""
+
+
+def archive_date(text: str | None) -> _dt.date:
+    """The day of a daily deal: today, or a day of the archive (``YYYY-MM-DD``)."""
+    today = today_utc()
+    if text is None:
+        return today
+    try:
+        date = _dt.date.fromisoformat(text)
+    except ValueError:
+        raise BakersError("date is a day written YYYY-MM-DD") from None
+    if date > today:
+        raise BakersError("that day's daily deal is not out yet")
+    if (today - date).days >= ARCHIVE_DAYS:
+        raise BakersError(f"the daily-deal archive keeps the last {ARCHIVE_DAYS} days")
+    return date
+
 class RunsDb(Protocol):
     """How the app runs store calls (:meth:`bakers.web.state.Table.db`)."""
 
@@ -232,6 +251,8 @@ class Dealer:
         if body.lesson is not None:
             return self.lesson_session(body)
         game = find_game(body.game)
+        if body.date is not None and not body.daily:
+            raise BakersError("date goes with daily: a past day's daily deal")
         choices = [body.deal is not None, body.daily, body.position is not None]
         if sum(choices) > 1:
             raise BakersError("choose one of deal, daily or position")
@@ -246,7 +267,7 @@ class Dealer:
             if body.cells is not None and body.cells != game.cells:
                 raise BakersError(
                     f"the daily deal is played with {game.cells} free cells")
-            date = today_utc()
+            date = archive_date(body.date)
             deal, message = await self.daily_deal(game, date)
             board = Board.deal(game, deal)
             level = Level.DAILY

@@ -51,6 +51,9 @@ class NewGameBody(BaseModel):
     cells: StrictInt | None = Field(None, ge=0, le=8)
     level: Level | None = None
     daily: StrictBool = False
+    date: Text | None = Field(None, max_length=10, pattern=r"^\d{4}-\d{2}-\d{2}$",
+                              examples=["2026-12-01"],
+                              description="with daily: a past day's daily deal (the archive)")
     winnable: StrictBool = Field(False, description="deal only deals the solver proved "
                                                     "winnable; with a deal number or position, "
                                                     "the setting is kept for the next deal")

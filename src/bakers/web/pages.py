@@ -9,6 +9,7 @@ this deal" to start their own."""
 
 from __future__ import annotations
 
+import datetime as _dt
 import os
 from typing import Any
 
@@ -19,12 +20,13 @@ from pydantic import ValidationError
 
 from ..deals import parse_deal_number
 from ..errors import BakersError
-from ..games import find_game
+from ..games import GAMES, find_game
 from ..options import DEAL_LEVELS
-from ..session import Session
+from ..session import Session, format_seconds
 from .errors import validation_message
 from .middleware import address_of, player_of
 from .models import NewGameBody
+from .records import archive_of
 from .security import navigation_from_this_site
 from .state import Table, TableDep
 from .templating import STATIC_DIR, render
@@ -35,6 +37,8 @@ router = APIRouter(include_in_schema=False)
 
 def page_body(game: str, request: Request, *, deal: str | None = None,
               daily: bool = False) -> NewGameBody:
+    """The ``POST /api/games`` body a deal link's query asks for (``?date=``
+    with the daily deal: a day of the archive)."""
     """The ``POST /api/games`` body a deal link's query asks for."""
     game = find_game(game).name  # an unknown game: 404
     q = request.query_params
@@ -52,7 +56,8 @@ def page_body(game: str, request: Request, *, deal: str | None = None,
     try:
         return NewGameBody.model_validate({
             "game": game, "deal": deal, "cells": cells, "level": level_text or None,
-            "daily": daily, "winnable": winnable_text.lower() in ("1", "true", "yes", "on")})
+            "daily": daily, "winnable": winnable_text.lower() in ("1", "true", "yes", "on"),
+            "date": (q.get("date") or None) if daily else None})
     except ValidationError as exc:
         raise BakersError(validation_message(RequestValidationError(exc.errors()))) from None
 
@@ -63,7 +68,8 @@ def to_game(game_id: str) -> Response:
 
 @router.get("/", response_class=HTMLResponse)
 async def home(request: Request) -> Response:
-    return render(request, "home.html", {})
+    archive = [{"game": g.name, "title": g.title} for g in GAMES.values()]
+    return render(request, "home.html", {"archive": archive})
 
 
 FAVICON = os.path.join(STATIC_DIR, "icons", "favicon-32.png")
@@ -86,7 +92,8 @@ def ask_first(request: Request, body: NewGameBody, heading: str) -> Response:
 def deal_heading(body: NewGameBody) -> str:
     title = find_game(body.game).title
     if body.daily:
-        return f"Play today's {title} deal?"
+        return (f"Play the {title} daily deal of {body.date}?" if body.date
+                else f"Play today's {title} deal?")
     if body.deal is not None:
         return f"Play {title} deal #{body.deal}?"
     return f"Play a new {title} deal?"
@@ -101,6 +108,29 @@ async def start_from_link(request: Request, table: Table, body: NewGameBody) -> 
     table.limits.check("games", player, address_of(request))
     game_id, _ = await table.create(body, player)
     return to_game(game_id)
+
+
+@router.get("/daily/{game}", response_class=HTMLResponse)
+async def daily_page(game: str, request: Request, table: TableDep) -> Response:
+    """The daily-deal archive: a calendar of the last days, each with the
+    player's result, playable; the current streak."""
+    data = await archive_of(table, player_of(request), game)
+    weeks: list[list[dict[str, Any] | None]] = []
+    days = list(reversed(data["days"]))  # oldest first
+    first = _dt.date.fromisoformat(days[0]["date"])
+    row: list[dict[str, Any] | None] = [None] * first.weekday()  # weeks start on Monday
+    for day in days:
+        date = _dt.date.fromisoformat(day["date"])
+        row.append({**day, "day": date.day, "month": date.strftime("%b"),
+                    "show_month": date.day == 1 or date == first,
+                    "label": date.strftime("%A %d %B %Y"),
+                    "time": None if day["seconds"] is None else format_seconds(day["seconds"])})
+        if len(row) == 7:
+            weeks.append(row)
+            row = []
+    if row:
+        weeks.append(row + [None] * (7 - len(row)))
+    return render(request, "daily.html", {**data, "weeks": weeks})
 
 
 @router.get("/play/daily/{game}")

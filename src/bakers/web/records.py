@@ -6,6 +6,7 @@ cookie only."""
 from __future__ import annotations
 
 import csv
+import datetime as _dt
 import io
 import json
 from contextlib import AsyncExitStack
@@ -14,12 +15,15 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 
+from ..deals import today_utc
 from ..errors import BakersError
+from ..games import find_game
 from ..store import GameNotFoundError
 from ..store.db import TRANSFER_TTL
+from .dealer import ARCHIVE_DAYS
 from .middleware import address_of, player_of
 from .models import ERRORS, RATE_ERRORS, TransferClaimBody, error_doc
-from .state import TableDep
+from .state import Table, TableDep
 
 router = APIRouter(prefix="/api", tags=["records"], responses=ERRORS)
 
@@ -119,3 +123,48 @@ async def claim_transfer_code(body: TransferClaimBody, request: Request,
         raise GameNotFoundError("this code is unknown, used already or expired")
     request.state.set_player = owner
     return JSONResponse({"transferred": True}, headers={"Cache-Control": "no-store"})
+
+
+def _day_result(found: dict[str, Any] | None) -> str | None:
+    if found is None:
+        return None
+    if found["status"] == "won":
+        return "won"
+    if found["status"] == "abandoned":
+        return "lost" if found["played"] else None
+    return "playing"
+
+
+@router.get("/daily/{game}")
+async def daily_archive(game: str, request: Request, table: TableDep) -> Response:
+    """The daily-deal archive of ``game`` for this player: the last days,
+    newest first, each with the player's result on it (``won``, ``lost``,
+    ``playing`` or ``null``: not played), moves, seconds and game id; and the
+    current streak of won daily deals (today's not yet won does not break it)."""
+    return JSONResponse(await archive_of(table, player_of(request), game))
+
+
+async def archive_of(table: Table, player: str, game: str) -> dict[str, Any]:
+    """The body of ``GET /api/daily/{game}`` (the archive page draws it too)."""
+    g = find_game(game)
+    today = today_utc()
+    since = today - _dt.timedelta(days=ARCHIVE_DAYS - 1)
+    found = await table.db(lambda: table.store.daily_games(player, g.name, since.isoformat()))
+    days = []
+    for back in range(ARCHIVE_DAYS):
+        date = (today - _dt.timedelta(days=back)).isoformat()
+        mine = found.get(date)
+        result = _day_result(mine)
+        shown = mine if mine is not None and result is not None else None
+        days.append({"date": date, "result": result,
+                     "moves": None if shown is None else shown["moves"],
+                     "seconds": None if shown is None else shown["seconds"],
+                     "id": None if mine is None else mine["id"]})
+    streak = 0
+    for i, day in enumerate(days):
+        if day["result"] == "won":
+            streak += 1
+        elif i > 0 or day["result"] == "lost":
+            break
+    return {"game": g.name, "title": g.title, "today": today.isoformat(),
+            "streak": streak, "days": days}

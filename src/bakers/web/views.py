@@ -229,12 +229,16 @@ def game_view(game_id: str, session: Session) -> dict[str, Any]:
         "legal_moves": [m.notation(with_count=True) for m in legal],
         "moves": session.moves,
         # each move of the record numbered as the player counts moves: the
-        # cards that went home by themselves share their move's number
-        "move_numbers": [n for n, group in enumerate(session.groups, 1) for _ in group],
+        # cards that went home by themselves share their move's number; the
+        # safe cards sent home right after the deal are no move of the player (0)
+        "move_numbers": [0 for _ in session.opening]
+        + [n for n, group in enumerate(session.groups, 1) for _ in group],
         "action": {"kind": session.last_action.kind,
                    "movements": [movement_view(m) for m in session.last_action.movements]},
         "can_undo": session.can_undo,
         "can_redo": session.can_redo,
+        # no decision left: the table offers "Auto-finish" (POST .../finish)
+        "can_finish": session.can_finish,
         "score": score_view(session),
         "scoring": {"points_per_card": POINTS_PER_CARD, "penalty": PENALTY,
                     "period": PENALTY_PERIOD, "win_bonus": WIN_BONUS},

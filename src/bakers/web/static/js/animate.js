@@ -2,6 +2,7 @@
  * movement after another as the server listed them; the deal; the win. */
 import { RANKS, state } from "./model.js";
 import { $, $$, el, motionOK } from "./render.js";
+import { speedFactor } from "./taste.js";
 
 export function snapshot() {
   const rects = new Map();
@@ -29,8 +30,8 @@ export function animateFrom(before, delays, duration) {
     const dx = a.left - b.left;
     const dy = a.top - b.top;
     if (Math.abs(dx) < 1 && Math.abs(dy) < 1) continue;
-    const delay = (delays && delays.get(c.dataset.card)) || 0;
-    const dur = duration || Math.min(320, 140 + Math.hypot(dx, dy) / 6);
+    const delay = ((delays && delays.get(c.dataset.card)) || 0) * speedFactor();
+    const dur = (duration || Math.min(320, 140 + Math.hypot(dx, dy) / 6)) * speedFactor();
     c.classList.add("flying");
     c.style.setProperty("--lift", String(100 + Math.round(delay / 10)));
     const anim = c.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], {

@@ -11,6 +11,7 @@ import { attachPointer } from "./pointer.js";
 import { $, $$, announce, cardCache, el, focusPile, markSelection, moveFocus, pileFor, piles, render, rovingTabindex, showStatus, tick } from "./render.js";
 import { sound } from "./sound.js";
 import * as study from "./study.js";
+import { attachTaste } from "./taste.js";
 
 let queue = Promise.resolve();
 const PLAYBACK_ON = "The solution is playing: take over or leave it first.";
@@ -34,7 +35,8 @@ function apply(g, { before = null, animate = true, say = true } = {}) {
     const first = moves[0];
     const what = first.cards.length > 1 ? `${first.cards.length} cards from ${cardName(first.cards[0])}` : cardName(first.cards[0]);
     const more = moves.length - 1;
-    announce(`${what} to ${placeName(first.to)}.` + (more ? ` ${more} more card${more > 1 ? "s" : ""} played automatically.` : ""));
+    const note = g.message && g.status === "playing" ? ` ${g.message}.` : ""; // e.g. part of a run moved
+    announce(`${what} to ${placeName(first.to)}.` + (more ? ` ${more} more card${more > 1 ? "s" : ""} played automatically.` : "") + note);
     sound(first.to === g.rules.places.foundation || more ? "home" : "move");
   }
   const kind = { won: "good", abandoned: "error" }[g.status];
@@ -174,7 +176,7 @@ const redo = () => simple("redo", { say: "Move played again.", unless: (g) => !g
 function restart() {
   if (state.playback) return showStatus(PLAYBACK_ON, "error");
   const go = () => simple("restart", { say: "Back to the deal." });
-  if (state.game && state.game.moves.length) return dialogs.confirmRestart(state.game, go);
+  if (state.game && state.game.can_undo) return dialogs.confirmRestart(state.game, go);
   return go();
 }
 
@@ -392,7 +394,7 @@ el.board.addEventListener("focusin", (e) => {
 
 const buttons = {
   "#btn-undo": undo, "#btn-redo": redo, "#btn-restart": restart,
-  "#btn-new": newDeal, "#btn-hint": hint, "#btn-pause": togglePause, "#btn-resume": togglePause,
+  "#btn-new": newDeal, "#btn-hint": hint, "#btn-finish": () => simple("finish", { say: "Every remaining card goes home." }), "#btn-pause": togglePause, "#btn-resume": togglePause,
   "#btn-settings": dialogs.openSettings, "#btn-help": dialogs.openHelp,
   "#btn-solution": () => study.offerSolution((g) => apply(g, { animate: false, say: false })),
 };
@@ -408,6 +410,7 @@ $("#blocked").addEventListener("click", (e) => {
   else if (act === "analyse") dialogs.showResults();
 });
 study.attachPlayback();
+attachTaste($("#settings-form"), () => render());
 // while the solution plays, its keys come first and the table takes no move
 document.addEventListener("keydown", (e) => {
   if (study.playbackKey(e)) e.stopImmediatePropagation();

@@ -1,6 +1,7 @@
 /* Drawing: cards, piles, the layout that fits the window, the score line,
  * the status line and what a screen reader hears. Reads the model; sends
  * nothing. */
+import { cardScale, motionOn, printScale } from "./taste.js";
 import { fmtTime } from "./api.js";
 import { RANKS, cardName, liveScore, placeName, state, suitName } from "./model.js";
 
@@ -14,7 +15,7 @@ export const el = {
 export const cardCache = new Map();
 let shape = "";
 
-export const motionOK = () => !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+export const motionOK = () => motionOn(); // the player's animation speed (off by default for reduced motion)
 
 export function showStatus(text, kind) {
   // the server's reasons are phrases ("this run has 4 cards; …"): shown as sentences
@@ -238,7 +239,8 @@ export function layout() {
     const two = fit(2);
     if (two.cw > best.cw) best = two;
   }
-  const { rows, perRow, slots, gap, rowGap, cw } = best;
+  const { rows, perRow, slots, gap, rowGap } = best;
+  const cw = Math.max(32, Math.round(best.cw * cardScale())); // the player's card size
   const ch = Math.round(cw * 1.4);
   const strip = stripOf(cw);
   // a portrait screen has height to spare under width-bound cards: fan them
@@ -250,7 +252,7 @@ export function layout() {
   st.setProperty("--cw", `${cw}px`);
   st.setProperty("--ch", `${ch}px`);
   st.setProperty("--gap", `${gap}px`);
-  st.setProperty("--rf", `${Math.max(11, Math.round(cw * 0.21))}px`);
+  st.setProperty("--rf", `${Math.max(11, Math.round(cw * 0.21 * printScale()))}px`);
   st.setProperty("--per-row", String(perRow));
   el.board.classList.toggle("small-cards", cw < 62);
   el.board.classList.toggle("tiny-cards", cw < 34);
@@ -319,7 +321,8 @@ export function updateChrome() {
   $("#btn-redo").disabled = !g.can_redo;
   $("#btn-hint").disabled = !playing || g.paused;
   $("#btn-solution").disabled = !playing || g.paused; // nothing to show once the game is over
-  $("#btn-restart").disabled = !g.moves.length || !(playing || g.status === "blocked");
+  $("#btn-restart").disabled = !g.can_undo || !(playing || g.status === "blocked"); // moves may be the deal's own
+  $("#btn-finish").hidden = !g.can_finish || g.paused;
   $("#btn-pause").disabled = !playing;
   $("#btn-pause").setAttribute("aria-pressed", g.paused ? "true" : "false");
   $("#btn-pause .lbl").textContent = g.paused ? "Resume" : "Pause";
@@ -331,7 +334,7 @@ export function updateChrome() {
   if (g.status === "blocked") {
     $("#blocked-text").textContent = g.message;
     $('#blocked [data-act="undo"]').disabled = !g.can_undo;
-    $('#blocked [data-act="restart"]').disabled = !g.moves.length;
+    $('#blocked [data-act="restart"]').disabled = !g.can_undo; // moves may be the deal's own
   }
   const level = g.rules.levels.find((lv) => lv.name === g.level);
   const toggle = $("#winnable-only");

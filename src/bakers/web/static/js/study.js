@@ -189,7 +189,7 @@ export async function showAnalysis(g) {
   const box = $("#r-analysis");
   if (!box) return;
   box.replaceChildren();
-  box.hidden = g.status === "won" || !g.moves.length;
+  box.hidden = g.status === "won" || !g.score.moves; // not the deal's own moves alone
   if (box.hidden) return;
   const h = document.createElement("h3");
   h.textContent = "Which move lost it?";
