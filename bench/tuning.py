@@ -11,10 +11,11 @@ tuning ranges but worsens the validation ranges is not taken.
     python bench/tuning.py --game freecell --portfolio cand.json  # a candidate beside today's
 
 A candidate is JSON: any of ``weights``, ``first_stage``, ``middle_stage``,
-``beams``, ``beam_weights``, ``rival`` replacing today's (weights as the seven
-numbers blocked, cell, home, empty, unbuilt, depth, need; a rival as
-``[weights, head, main_turn, turn, limit]``; a beam as a width or ``[width,
-k]``). Every deal is solved by the native core at the default budget (3 M
+``beams``, ``beam_weights``, ``rival``, ``race`` replacing today's (weights as
+the seven numbers blocked, cell, home, empty, unbuilt, depth, need; a rival as
+``[weights, head, main_turn, turn, limit]``; a race as ``[turn, until,
+[weights, ...]]`` or null; a beam as a width, ``[width, k]``, or -1 for the
+race). Every deal is solved by the native core at the default budget (3 M
 positions, no timeout: the counts do not depend on the machine), its line
 played and checked by the core's line checker. The figures per split:
 positions in all, unknown deals, median and worst seconds, and the verdict
@@ -81,7 +82,7 @@ def candidate(base: native.Portfolio, path: Path) -> native.Portfolio:
     """``base`` with the fields a JSON file gives."""
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     unknown = set(data) - {"weights", "first_stage", "middle_stage", "beams", "beam_weights",
-                           "rival"}
+                           "rival", "race"}
     if unknown:
         raise SystemExit(f"error: {path}: unknown fields {sorted(unknown)}")
     fields: dict[str, Any] = {}
@@ -97,6 +98,10 @@ def candidate(base: native.Portfolio, path: Path) -> native.Portfolio:
     if "rival" in data:
         r = data["rival"]
         fields["rival"] = None if r is None else native.Rival(Weights(*r[0]), *r[1:])
+    if "race" in data:
+        r = data["race"]
+        fields["race"] = None if r is None else native.Race(
+            tuple(Weights(*w) for w in r[2]), int(r[0]), int(r[1]))
     return dataclasses.replace(base, **fields)
 
 
@@ -130,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--portfolio", type=Path, default=None,
                         help="a candidate portfolio (JSON), compared with today's")
     parser.add_argument("--split", choices=("tune", "validate", "both"), default="both")
+    parser.add_argument("--candidate-only", action="store_true",
+                        help="measure the candidate alone (today's figures known)")
     args = parser.parse_args(argv)
     check_ranges()
     if not native.AVAILABLE:
@@ -140,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     portfolios = {"today": today}
     if args.portfolio is not None:
         portfolios["candidate"] = candidate(today, args.portfolio)
+        if args.candidate_only:
+            del portfolios["today"]
     splits = {"tune": TUNING[game.name], "validate": VALIDATION[game.name]}
     if args.split != "both":
         splits = {args.split: splits[args.split]}
@@ -153,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {name:<9} {figures.row()}")
             if figures.unknown:
                 print(f"            unknown: {', '.join(map(str, figures.unknown[:40]))}")
-    if "candidate" in portfolios and len(splits) == 2:
+    if "candidate" in portfolios and "today" in portfolios and len(splits) == 2:
         tune_gain = better(results["candidate", "tune"], results["today", "tune"])
         valid_gain = better(results["candidate", "validate"], results["today", "validate"])
         verdict = ("take it" if tune_gain and valid_gain else

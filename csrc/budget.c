@@ -97,6 +97,7 @@ static const char *const error_messages[BK_ERR_COUNT] = {
     [BK_ERR_WEIGHTS] = "weights out of range",
     [BK_ERR_STAGES] = "beam stage out of range",
     [BK_ERR_RIVAL] = "a rival's turns must be positive",
+    [BK_ERR_RACE] = "a race needs 1 to 24 weightings and a positive turn",
     [BK_ERR_BEAM_WEIGHTS] = "1 to 8 beam weights",
     [BK_ERR_NO_WEIGHTS] = "a beam stage names no beam weights",
     [BK_ERR_MALFORMED] = "malformed position",

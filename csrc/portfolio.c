@@ -103,7 +103,7 @@ int bk_portfolio_check(const bk_portfolio *p)
     if (p->nbeams < 0 || p->nbeams > BK_MAXSTAGES)
         return -BK_ERR_STAGES;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] < 0 || p->width[i] > 10000000)
+        if (p->width[i] < -1 || p->width[i] > 10000000)
             return -BK_ERR_STAGES;
     if (p->nbw > BK_MAXBEAMW || (p->nbeams && p->nbw < 1))
         return -BK_ERR_BEAM_WEIGHTS;
@@ -111,8 +111,16 @@ int bk_portfolio_check(const bk_portfolio *p)
         if (bk_weights_check(&p->beam_weights[i]) < 0)
             return -BK_ERR_WEIGHTS;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] && p->sel[i] >= p->nbw)
+        if (p->width[i] > 0 && p->sel[i] >= p->nbw)
             return -BK_ERR_NO_WEIGHTS;
+    if (p->race.n < 0 || p->race.n > BK_MAXRACE || (p->race.n && p->race.turn < 1))
+        return -BK_ERR_RACE;
+    for (int i = 0; i < p->nbeams; i++)
+        if (p->width[i] < 0 && !p->race.n)
+            return -BK_ERR_RACE;
+    for (int i = 0; i < p->race.n; i++)
+        if (bk_weights_check(&p->race.w[i]) < 0)
+            return -BK_ERR_WEIGHTS;
     return 0;
 }
 
@@ -120,12 +128,53 @@ int bk_portfolio_check(const bk_portfolio *p)
 
 struct bk_found {
     BestFirst bf, rbf;
+    BestFirst race[BK_MAXRACE];
+    int nrace; /* the race's searches begun */
     Store beam_store;
     Child *kids;
     Store *win_store; /* NULL: the root was won */
     uint32_t win;
     size_t peak;
 };
+
+/* The race (see bk_race): the main search ``f->bf`` and the race's own
+ * searches, each begun at its first turn, in turns until a verdict, a limit
+ * or ``end`` positions in all (ST_STAGE: its searches freed, the main one
+ * goes on);
+ * ``*which`` is the search that ended it. */
+static int run_race(const Rules *r, const bk_race *rc, Budget *b, const uint8_t *root,
+                    bk_found *f, Child *kids, BestFirst **which, size_t *peak, long long end)
+{
+    for (;;) {
+        for (int k = -1; k < rc->n; k++) {
+            BestFirst *s = k < 0 ? &f->bf : &f->race[k];
+            if (k >= f->nrace) {
+                if (bf_init(s, r, &rc->w[k], b, root, key_h(r, &rc->w[k], root)) < 0) {
+                    f->nrace = k + 1;
+                    if (!b->limit)
+                        b->limit = LIM_MEMORY;
+                    return ST_LIMIT;
+                }
+                f->nrace = k + 1;
+            }
+            long long until = b->states + rc->turn;
+            int st = bf_run(s, b, until < end ? until : end, kids);
+            if (b->bytes > *peak)
+                *peak = b->bytes;
+            if (st != ST_STAGE) {
+                *which = s;
+                return st;
+            }
+            if (b->states >= end) {
+                for (int i = 0; i < f->nrace; i++)
+                    bf_free(&f->race[i], b);
+                f->nrace = 0;
+                *which = &f->bf;
+                return ST_STAGE;
+            }
+        }
+    }
+}
 
 int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *root_in,
              bk_found **found)
@@ -175,6 +224,13 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
         }
         if (status == ST_STAGE) {
             for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
+                if (p->width[i] < 0) {
+                    /* the race, for sel[i] positions (or its own ``until``) */
+                    long long more = p->sel[i] >= 0 ? p->sel[i] : p->race.until;
+                    long long until = more >= 0 ? b->states + more : (1LL << 62);
+                    status = run_race(&r, &p->race, b, root, f, kids, &which, &peak, until);
+                    continue;
+                }
                 if (p->width[i] == 0) {
                     /* the complete search resumed for a while between beams */
                     long long more = p->sel[i] >= 0 ? p->sel[i] : p->middle_stage;
@@ -248,6 +304,8 @@ void bk_found_free(bk_found *f, Budget *b)
     if (!f)
         return;
     store_free(&f->beam_store);
+    for (int i = 0; i < f->nrace; i++)
+        bf_free(&f->race[i], b);
     bf_free(&f->rbf, b);
     bf_free(&f->bf, b);
     free(f->kids);

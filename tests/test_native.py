@@ -22,7 +22,7 @@ from bakers import Board, Card, Move, Position
 from bakers.notation import Place
 from bakers.solver import Verdict, native, solve
 from bakers.solver.api import _root_key
-from bakers.solver.engine import BestFirst, Budget, Rules, make_expander, tables
+from bakers.solver.engine import BestFirst, Budget, Rules, Weights, make_expander, tables
 
 if not native.AVAILABLE:
     if os.environ.get("BAKERS_REQUIRE_NATIVE"):
@@ -216,6 +216,43 @@ def test_a_rival_search_taking_turns_keeps_every_verdict_and_line_sound() -> Non
         native.search(Board.deal("freecell", 2),
                       dataclasses.replace(dueling, rival=dataclasses.replace(
                           dueling.rival, turn=0)),
+                      timeout=None, max_states=None, max_memory_mb=None)
+
+
+def test_a_race_keeps_every_verdict_and_line_sound() -> None:
+    """A race stage (width -1): searches with other weights take turns with
+    the main one. No verdict contradicts one of its searches alone (deal 2,
+    unknown to the main one alone at 3 M positions, is won), every line
+    replays, a lost deal is still proven lost, the counts do not change from
+    run to run, and a race costs a deal at most its searches' number times
+    the cheapest one plus a turn."""
+    game = Board.deal("bakers_dozen", 1).game
+    base = native.Portfolio.for_game(game)
+    family = (Weights(3, 3, 3, 2, 0, 1, 2), Weights(2, 3, 1, 2, 3, 1, 0))
+    racing = dataclasses.replace(base, beams=(-1,), race=native.Race(family, 500))
+    alone = [dataclasses.replace(base, weights=w, beams=(), race=None, first_stage=10**9)
+             for w in (base.weights, *family)]
+    for deal in [*range(1, 9), 104]:
+        board = Board.deal("bakers_dozen", deal)
+        raced = native.search(board, racing, timeout=None, max_states=3_000_000,
+                              max_memory_mb=None)
+        again = native.search(board, racing, timeout=None, max_states=3_000_000,
+                              max_memory_mb=None)
+        assert (raced.verdict, raced.states) == (again.verdict, again.states)
+        each = [native.search(board, p, timeout=None, max_states=3_000_000, max_memory_mb=None)
+                for p in alone]
+        decided = {o.verdict for o in each} - {"unknown"}
+        assert raced.verdict == "unknown" or decided <= {raced.verdict}, deal
+        if deal in (2, 104):
+            assert raced.verdict == ("winnable" if deal == 2 else "impossible")
+        if raced.verdict == "winnable":
+            _, singles = native.play_line_places(board, raced.line)
+            assert native.check_line(board, singles)
+            cheapest = min(o.states for o in each if o.verdict == "winnable")
+            assert raced.states <= len(alone) * cheapest + 500 + base.first_stage
+    with pytest.raises(ValueError, match="race"):
+        native.search(Board.deal("bakers_dozen", 2),
+                      dataclasses.replace(racing, race=native.Race(family, 0)),
                       timeout=None, max_states=None, max_memory_mb=None)
 
 

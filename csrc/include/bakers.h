@@ -22,6 +22,7 @@
 #define BK_MAXCHILD 1024 /* children of one position, at most */
 #define BK_MAXSTAGES 32  /* later stages of a portfolio */
 #define BK_MAXBEAMW 8    /* beam weightings of a portfolio */
+#define BK_MAXRACE 24    /* weightings raced beside the main search */
 #define BK_EMPTY_CELL 255
 #define BK_DEAL_LIMIT (1ULL << 33) /* deal numbers run from 1 to 2^33 - 1 */
 #define BK_RECORD_BYTES 64         /* a stored position */
@@ -53,6 +54,7 @@ enum {
     BK_ERR_RUN,         /* a run too long for the spaces */
     BK_ERR_MOVE,        /* a move of the line is out of range */
     BK_ERR_DEAL,        /* deal number or columns out of range */
+    BK_ERR_RACE,        /* a race needs 1 to 24 weightings and a positive turn */
     BK_ERR_COUNT
 };
 
@@ -92,12 +94,27 @@ typedef struct {
     long long head, q_main, q_rival, limit;
 } bk_rival;
 
+/* A race after the first stage: the main best-first search and ``n`` others,
+ * each with its own weights ``w[i]`` and its own positions, take turns of
+ * ``turn`` positions, round and round, until one of them wins or runs out of
+ * positions (each is complete, so that proves the deal lost), or ``until``
+ * positions (< 0: to the end of the budget) when its stage (width -1) comes;
+ * then the later stages go on with the main search. A deal costs at most n + 1 times (plus a turn)
+ * what the cheapest of these searches alone would: no bet on one weighting.
+ * ``n`` == 0: no race. */
+typedef struct {
+    int n;
+    long long turn, until;
+    bk_weights w[BK_MAXRACE];
+} bk_race;
+
 /* A portfolio: a best-first search for ``first_stage`` positions (with its
  * rival, if any), then the later stages in turn — width[i] > 0: a beam of
  * that width with beam weights sel[i] (or each in turn when sel[i] < 0);
  * width[i] == 0: the best-first search resumed for sel[i] positions (or
- * ``middle_stage`` when sel[i] < 0) — then the best-first search resumed
- * with all that is left. */
+ * ``middle_stage`` when sel[i] < 0); width[i] == -1: the race for sel[i]
+ * positions (or the race's ``until`` when sel[i] < 0) — then the best-first
+ * search resumed with all that is left. */
 typedef struct {
     bk_weights weights;
     long long first_stage, middle_stage;
@@ -108,6 +125,7 @@ typedef struct {
     bk_weights beam_weights[BK_MAXBEAMW];
     int has_rival;
     bk_rival rival;
+    bk_race race;
 } bk_portfolio;
 
 /* A position in the board's own order: its key, its columns, and one card a

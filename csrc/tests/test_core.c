@@ -197,11 +197,73 @@ static void test_portfolio(void)
     q.rival.q_main = 0;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_RIVAL);
     q = p;
-    q.width[0] = -1;
+    q.width[0] = -2;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_STAGES);
     q = p;
     q.sel[0] = 5;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_NO_WEIGHTS);
+    q = p;
+    q.race.n = 0;
+    q.width[0] = -1; /* a race stage with no race */
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_RACE);
+    q.race.n = BK_MAXRACE + 1;
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_RACE);
+    q.race.n = 1;
+    q.race.w[0] = p.weights;
+    q.race.turn = 0;
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_RACE);
+    q.race.turn = 100;
+    q.race.w[0].depth = 0;
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_WEIGHTS);
+}
+
+/* A race: searches with other weights take turns with the main one; the
+ * first to win ends it (its line checked), any one running out proves the
+ * deal lost, and the counts do not change from run to run. */
+static void test_race(void)
+{
+    static const bk_weights family[] = {
+        {3, 3, 3, 2, 0, 1, 2}, {2, 3, 1, 2, 3, 1, 0}, {1, 3, 3, 2, 0, 2, 2}};
+    long long seen[2] = {0, 0};
+    for (int round = 0; round < 2; round++) {
+        Case k;
+        ready_case(BAKERS_DOZEN, 0, 2318, &k);
+        k.p.race.n = 3;
+        k.p.race.turn = 1000;
+        k.p.race.until = -1;
+        memcpy(k.p.race.w, family, sizeof family);
+        k.p.nbeams = 1;
+        k.p.width[0] = -1;
+        k.p.sel[0] = -1;
+        CHECK(bk_portfolio_check(&k.p) == 0);
+        bk_budget b;
+        bk_found *found = NULL;
+        bk_budget_start(&b, 3000000, 0, 0);
+        CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_WIN);
+        bk_counts c;
+        CHECK(bk_found_checked(found, &k.r, &k.pl, &c) == 0 && c.checked);
+        seen[round] = b.states;
+        CHECK(b.states < 200000); /* the main search alone: over 3,000,000 */
+        bk_found_free(found, &b);
+        CHECK(b.bytes == 0);
+    }
+    CHECK(seen[0] == seen[1]);
+    /* Baker's Dozen 104 is lost: the race proves it too */
+    Case k;
+    ready_case(BAKERS_DOZEN, 0, 104, &k);
+    k.p.race.n = 2;
+    k.p.race.turn = 500;
+    k.p.race.until = -1;
+    memcpy(k.p.race.w, family, 2 * sizeof family[0]);
+    k.p.nbeams = 1;
+    k.p.width[0] = -1;
+    k.p.sel[0] = -1;
+    bk_budget b;
+    bk_found *found = NULL;
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_EXHAUSTED);
+    bk_found_free(found, &b);
+    CHECK(b.bytes == 0);
 }
 
 static int interrupts;
@@ -330,6 +392,7 @@ int main(void)
     test_dealing();
     test_positions();
     test_portfolio();
+    test_race();
     test_interrupt();
     test_lines();
     test_short_and_exhaust();

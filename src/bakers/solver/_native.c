@@ -135,7 +135,8 @@ static int get_weights(PyObject *t, bk_weights *w)
     return rc < 0 ? (raise_code(rc), -1) : 0;
 }
 
-/* The stages: each a width, or a pair (width, k); ``sel`` gets k or -1. */
+/* The stages: each a width (-1: the race), or a pair (width, k); ``sel``
+ * gets k or -1. */
 static int get_stages(PyObject *stages, int *width, long long *sel)
 {
     PyObject *seq = PySequence_Fast(stages, "beams must be a sequence");
@@ -151,15 +152,38 @@ static int get_stages(PyObject *stages, int *width, long long *sel)
             Py_DECREF(seq);
             return -1;
         }
-        width[i] = w < 0 || w > 10000000 || (PyTuple_Check(x) && sel[i] < 0) ? -1 : (int)w;
+        width[i] = w < -1 || w > 10000000 || (PyTuple_Check(x) && sel[i] < 0) ? -2 : (int)w;
     }
     Py_DECREF(seq);
     return n > BK_MAXSTAGES ? (raise_code(BK_ERR_STAGES), -1) : (int)n;
 }
 
-/* weights, first_stage, middle_stage, beams, beam_weights, rival -> a portfolio */
+/* None, or (turn, until, weightings) -> the portfolio's race */
+static int get_race(PyObject *race, bk_race *rc)
+{
+    PyObject *ws;
+    if (race == Py_None)
+        return 0;
+    if (!PyArg_ParseTuple(race, "LLO", &rc->turn, &rc->until, &ws))
+        return -1;
+    PyObject *seq = PySequence_Fast(ws, "a race's weightings must be a sequence");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    rc->n = n > BK_MAXRACE ? BK_MAXRACE + 1 : (int)n;
+    for (Py_ssize_t i = 0; i < n && i < BK_MAXRACE; i++)
+        if (get_weights(PySequence_Fast_GET_ITEM(seq, i), &rc->w[i]) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* weights, first_stage, middle_stage, beams, beam_weights, rival, race -> a portfolio */
 static int get_portfolio(PyObject *weights, long long first, long long middle, PyObject *beams,
-                         PyObject *beam_weights, PyObject *rival, bk_portfolio *p)
+                         PyObject *beam_weights, PyObject *rival, PyObject *race,
+                         bk_portfolio *p)
 {
     memset(p, 0, sizeof *p);
     p->first_stage = first;
@@ -185,6 +209,8 @@ static int get_portfolio(PyObject *weights, long long first, long long middle, P
             get_weights(rw, &p->rival.w) < 0)
             return -1;
     }
+    if (get_race(race, &p->race) < 0)
+        return -1;
     int rc = bk_portfolio_check(p);
     return rc < 0 ? (raise_code(rc), -1) : 0;
 }
@@ -277,15 +303,15 @@ static PyObject *run_solve(const bk_rules *r, const bk_portfolio *p, const uint8
 }
 
 /* The arguments solve() and solve_checked() share after the position. */
-#define SOLVE_FORMAT "OOiiiiOLLOOOLdL"
+#define SOLVE_FORMAT "OOiiiiOLLOOOOLdL"
 #define SOLVE_ARGS                                                                                 \
-    PyObject *columns, *cells, *weights, *beams, *beam_weights, *rival;                            \
+    PyObject *columns, *cells, *weights, *beams, *beam_weights, *rival, *race;                     \
     int ncells, build, can_fill, supermoves;                                                       \
     long long first, middle, max_states, max_mb;                                                   \
     double timeout
 #define SOLVE_PTRS                                                                                 \
     &columns, &cells, &ncells, &build, &can_fill, &supermoves, &weights, &first, &middle, &beams,  \
-        &beam_weights, &rival, &max_states, &timeout, &max_mb
+        &beam_weights, &rival, &race, &max_states, &timeout, &max_mb
 
 static PyObject *solve_common(PyObject *args, int checked)
 {
@@ -297,7 +323,7 @@ static PyObject *solve_common(PyObject *args, int checked)
     bk_rules r;
     bk_portfolio p;
     bk_placed pl;
-    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, &p) < 0 ||
+    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, race, &p) < 0 ||
         get_position(columns, cells, ncells, build, can_fill, supermoves, &r, pl.key,
                      checked ? &pl : NULL) < 0)
         return NULL;
@@ -337,20 +363,20 @@ static PyObject *py_solve_deals(PyObject *self, PyObject *args)
         return NULL;
     if (count < 0 || count > (1 << 20) || first_deal + (unsigned long long)count > BK_DEAL_LIMIT)
         return raise_code(BK_ERR_DEAL);
-    PyObject *weights, *beams, *beam_weights, *rival;
+    PyObject *weights, *beams, *beam_weights, *rival, *race;
     int ncells, build, can_fill, supermoves;
     long long first, middle, max_states, max_mb;
     double timeout;
     if (!PyArg_ParseTuple(rest, SOLVE_FORMAT + 2, &ncells, &build, &can_fill, &supermoves,
-                          &weights, &first, &middle, &beams, &beam_weights, &rival, &max_states,
-                          &timeout, &max_mb))
+                          &weights, &first, &middle, &beams, &beam_weights, &rival, &race,
+                          &max_states, &timeout, &max_mb))
         return NULL;
     bk_rules r;
     bk_portfolio p;
     int rc = bk_rules_init(&r, ncols, ncells, build, can_fill, supermoves);
     if (rc < 0)
         return raise_code(rc);
-    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, &p) < 0)
+    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, race, &p) < 0)
         return NULL;
     uint8_t empty[BK_MAXCELLS];
     memset(empty, BK_EMPTY_CELL, sizeof empty);
@@ -488,7 +514,7 @@ static PyObject *py_deal(PyObject *self, PyObject *args)
 }
 
 /* portfolio(build, can_fill) -> (weights, first_stage, middle_stage, beams,
- * beam_weights, rival): the library's portfolio of a game, as data. */
+ * beam_weights, rival, race): the library's portfolio of a game, as data. */
 static PyObject *weights_tuple(const bk_weights *w)
 {
     return Py_BuildValue("(iiiiiii)", w->blocked, w->cell, w->home, w->empty, w->unbuilt,
@@ -515,14 +541,20 @@ static PyObject *py_portfolio(PyObject *self, PyObject *args)
                                                   p.rival.head, p.rival.q_main, p.rival.q_rival,
                                                   p.rival.limit)
                                   : (Py_INCREF(Py_None), Py_None);
-    if (!beams || !bw || !rival || PyErr_Occurred()) {
+    PyObject *rw = PyTuple_New(p.race.n);
+    for (int i = 0; rw && i < p.race.n; i++)
+        PyTuple_SET_ITEM(rw, i, weights_tuple(&p.race.w[i]));
+    PyObject *race = !rw ? NULL : p.race.n ? Py_BuildValue("(LLN)", p.race.turn, p.race.until, rw)
+                                           : (Py_DECREF(rw), Py_INCREF(Py_None), Py_None);
+    if (!beams || !bw || !rival || !race || PyErr_Occurred()) {
         Py_XDECREF(beams);
         Py_XDECREF(bw);
         Py_XDECREF(rival);
+        Py_XDECREF(race);
         return NULL;
     }
-    return Py_BuildValue("(NLLNNN)", weights_tuple(&p.weights), p.first_stage, p.middle_stage,
-                         beams, bw, rival);
+    return Py_BuildValue("(NLLNNNN)", weights_tuple(&p.weights), p.first_stage, p.middle_stage,
+                         beams, bw, rival, race);
 }
 
 /* --- lines ------------------------------------------------------------------- */

@@ -77,6 +77,21 @@ class Rival:
     limit: int
 
 
+@dataclasses.dataclass(frozen=True)
+class Race:
+    """Best-first searches with other weights (``weightings``) that take
+    turns of ``turn`` positions with the main one after the first stage, each
+    keeping its own positions, until one wins or runs out of positions (all
+    are complete, so that proves the deal lost) or ``until`` positions in all
+    (-1: the whole budget). A deal costs at most ``len(weightings) + 1``
+    times what the cheapest of them alone would: the schedule bets on no
+    one weighting."""
+
+    weightings: tuple[Weights, ...]
+    turn: int
+    until: int = -1
+
+
 CardLine = list[tuple[int, int, int]]
 
 
@@ -119,6 +134,7 @@ class Portfolio:
     beam_weights: tuple[Weights, ...]
     middle_stage: int = 2_000_000
     rival: Rival | None = None
+    race: Race | None = None
 
     @classmethod
     def for_game(cls, game: Game) -> Portfolio:
@@ -129,10 +145,12 @@ class Portfolio:
         """The library's portfolio of ``game`` (the core must be built)."""
         if _core is None:
             raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
-        weights, first, middle, beams, beam_weights, rival = _core.portfolio(
+        weights, first, middle, beams, beam_weights, rival, race = _core.portfolio(
             BUILD_CODES[game.build], game.empty_column is EmptyColumn.ANY)
         return cls(Weights(*weights), first, tuple(beams), tuple(Weights(*w) for w in beam_weights),
-                   middle, None if rival is None else Rival(Weights(*rival[0]), *rival[1:]))
+                   middle, None if rival is None else Rival(Weights(*rival[0]), *rival[1:]),
+                   None if race is None else Race(tuple(Weights(*w) for w in race[2]), race[0],
+                                                  race[1]))
 
 
 _portfolio_for = _ByIdentity(Portfolio._make)
@@ -155,6 +173,12 @@ def _rival_args(rival: Rival | None) -> tuple[tuple[int, ...], int, int, int, in
     if rival is None:
         return None
     return _weights(rival.weights), rival.head, rival.main_turn, rival.turn, rival.limit
+
+
+def _race_args(race: Race | None) -> tuple[int, int, tuple[tuple[int, ...], ...]] | None:
+    if race is None:
+        return None
+    return race.turn, race.until, tuple(_weights(w) for w in race.weightings)
 
 
 def _rules_args(game: Game) -> tuple[int, int, int, int]:
@@ -235,7 +259,8 @@ def _make_search_args(game: Game, portfolio: Portfolio) -> tuple[object, ...]:
     the same ones over for every deal: see ``_search_args``)."""
     return (*_rules_args(game), _weights(portfolio.weights), portfolio.first_stage,
             portfolio.middle_stage, tuple(portfolio.beams),
-            tuple(_weights(w) for w in portfolio.beam_weights), _rival_args(portfolio.rival))
+            tuple(_weights(w) for w in portfolio.beam_weights), _rival_args(portfolio.rival),
+            _race_args(portfolio.race))
 
 
 _search_args = _ByIdentity(_make_search_args)
