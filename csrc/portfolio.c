@@ -33,26 +33,34 @@ static const Weights WEIGHTS_ANY = {2, 3, 2, 2, 1, 1, 1};
 static const int BEAMS[] = {300, 1000, 3000, 10000, 0, 30000, 100000};
 
 /* Baker's Dozen names each stage's weights: {width, k} is a beam with beam
- * weights k alone, {0, n} the best-first search resumed for n positions.
- * Chosen by simulation from each stage's own counts on the 183 of deals
- * 1-1,000 that outlast the first stage: the best-first search resumed to
- * 200,000 positions after the 1,000 beams wins 118 of them by 600,000 (152,
- * 345 and 916 by 170,000, which cost 1.3-2.5 M positions before), and deal
- * 540, which no beam narrower than 50,000 wins, falls to the 50,000 beam of
- * the third weights (1.65 M positions) before the best-first search resumes
- * again: 2.87 M positions in all (unknown at 3 M before, 9.2 M to a win).
- * Deals 1-1,000 expand 21.0 M positions (25.0 M before); 1,001-2,000, not
- * used in the choice, 38.8 M (39.4 M) with 6 unknown at 3 M (7). */
+ * weights k alone, {0, n} the best-first search resumed for n positions,
+ * {-1, n} the race (BD_RACE) for n positions. The cheap beams first; then
+ * the race, which bets on no one weighting: each deal costs at most seven
+ * times its cheapest of the seven searches (plus a turn), and the costliest
+ * deals are cheap for *some* weighting, a different one each time; then the
+ * wider beams, and the best-first search with what is left. Chosen on the
+ * tuning range 1,001-3,000 (bench/tuning.py): the six weightings greedily,
+ * from each of 40 weightings' own counts on the 103 deals there that outlast
+ * 50,000 positions; the race's length among 1.2 M, 2 M and to the end.
+ * Tuning range: 65,601,570 positions, 8 unknown at 3 M (82,002,163 and 14
+ * before); validation ranges 20,001-22,000 and 40,001-42,000, never used to
+ * choose: 120,861,101 positions, 16 unknown (143,276,683 and 19). */
 static const long long BD_BEAMS[][2] = {
-    {300, 0},      {300, 1},        {1000, 0},   {1000, 1},   {0, 180000},
-    {3000, 0},     {3000, 1},       {10000, 0},  {50000, 2},  {10000, 1},
-    {0, 1820000},  {30000, 0},      {30000, 1},  {100000, 0}, {100000, 1},
+    {300, 0},   {300, 1},   {1000, 0},  {1000, 1},   {-1, 2000000}, {3000, 0},  {3000, 1},
+    {10000, 0}, {50000, 2}, {10000, 1}, {30000, 0},  {30000, 1},    {100000, 0}, {100000, 1},
 };
 /* The Baker's Dozen beams' weights: the two of the Python engine, and a third
  * with unbuilt cards counting twice (the one of 17 tried on deal 540 that
  * wins it with a 50,000 beam). */
 static const Weights BD_BEAM_WEIGHTS[] = {
     {1, 0, 2, 0, 1, 1, 1}, {2, 0, 1, 0, 1, 1, 1}, {1, 0, 2, 0, 2, 1, 1}};
+/* The Baker's Dozen race: six weightings beside the main one, turns of 1,000
+ * positions. Fields as above: blocked, cell, home, empty, unbuilt, depth,
+ * need (cells and empty columns play no part in Baker's Dozen). */
+static const Weights BD_RACE[] = {{3, 3, 3, 2, 0, 1, 2}, {2, 3, 1, 2, 3, 1, 0},
+                                  {1, 3, 3, 2, 0, 2, 2}, {1, 3, 4, 2, 0, 2, 0},
+                                  {2, 0, 1, 0, 1, 1, 1}, {4, 3, 2, 2, 2, 1, 2}};
+static const long long BD_RACE_TURN = 1000;
 
 /* FreeCell's rival (unbuilt cards counting twice, and the cards above each
  * foundation's next card once) solves half the deals in fewer than 90
@@ -77,6 +85,10 @@ void bk_portfolio_default(int build, int can_fill, bk_portfolio *p)
         }
         p->nbw = (int)(sizeof BD_BEAM_WEIGHTS / sizeof BD_BEAM_WEIGHTS[0]);
         memcpy(p->beam_weights, BD_BEAM_WEIGHTS, sizeof BD_BEAM_WEIGHTS);
+        p->race.n = (int)(sizeof BD_RACE / sizeof BD_RACE[0]);
+        p->race.turn = BD_RACE_TURN;
+        p->race.until = -1;
+        memcpy(p->race.w, BD_RACE, sizeof BD_RACE);
         return;
     }
     p->weights = build == BUILD_SAME ? WEIGHTS_SAME : WEIGHTS_ALT;
