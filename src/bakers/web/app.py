@@ -37,7 +37,7 @@ from .security import docs_csp
 from .state import Table
 from .templating import STATIC_DIR
 
-CHECKPOINT_EVERY = 1.0  # seconds between SQLite WAL checkpoints (off the loop)
+CHECKPOINT_EVERY = 0.5  # seconds between SQLite WAL checkpoints (off the loop)
 
 
 async def _checkpoints(store: Store) -> None:
