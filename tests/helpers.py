@@ -38,3 +38,18 @@ def bakers(*args: str, stdin: str | None = None,
     """``python -m bakers ARGS`` as a real process."""
     return subprocess.run([sys.executable, "-m", "bakers", *args], input=stdin,
                           capture_output=True, text=True, timeout=timeout, check=False)
+
+
+# FreeCell: one free cell, one empty column (8); column 1 holds a run of six
+# (Q♠ down to 7♥) that column 6's K♦ takes only four at a time
+LONG_RUN = """Foundations: H-2 C-3 D-2 S-2
+Freecells: KH KC KS -
+QS JH TS 9H 8S 7H
+3H 4H 5H 6H 8H TH QH
+4C 5C 6C 7C 8C
+3D 4D 5D 6D 7D 8D 9D TD JD QD
+3S 4S 5S 6S 7S 9S
+JS KD
+9C TC JC QC
+
+"""

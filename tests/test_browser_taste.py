@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from browser import Table, axe_violations, open_table
 from conftest import CHROMIUM
+from helpers import LONG_RUN
 
 pytestmark = [
     pytest.mark.browser,
@@ -16,18 +17,6 @@ pytestmark = [
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is missing")
 expect = sync_api.expect
 
-# FreeCell: one free cell, one empty column (8); column 1 holds a run of six
-LONG_RUN = """Foundations: H-2 C-3 D-2 S-2
-Freecells: KH KC KS -
-QS JH TS 9H 8S 7H
-3H 4H 5H 6H 8H TH QH
-4C 5C 6C 7C 8C
-3D 4D 5D 6D 7D 8D 9D TD JD QD
-3S 4S 5S 6S 7S 9S
-JS KD
-9C TC JC QC
-
-"""
 
 
 def open_position(table: Table, game: str, text: str, **extra: Any) -> None:

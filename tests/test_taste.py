@@ -9,24 +9,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from helpers import LONG_RUN
 
 from bakers import Board
 from bakers.solver import solve
 from bakers.web import create_app
-
-# FreeCell: one free cell, one empty column (8); column 1 holds a run of six
-# (Q♠ down to 7♥) that column 6's K♦ takes only four at a time
-LONG_RUN = """Foundations: H-2 C-3 D-2 S-2
-Freecells: KH KC KS -
-QS JH TS 9H 8S 7H
-3H 4H 5H 6H 8H TH QH
-4C 5C 6C 7C 8C
-3D 4D 5D 6D 7D 8D 9D TD JD QD
-3S 4S 5S 6S 7S 9S
-JS KD
-9C TC JC QC
-
-"""
 
 TWO_OF_SIX = ("Moved 2 of 6 cards: with 1 free cell and 0 empty columns you can move 2 "
               "into an empty column")

@@ -452,16 +452,9 @@ class Session:
         # once its goal is met
         if self.lesson is None or self._lesson_met([*self.groups, line]):
             line += trial.autoplay(safe=False, finish=True)
-        group, movements = self._play_line(line)
-        self.groups.append(group)
-        self.redo_stack.clear()
-        self.moves_count += 1
-        self.played = True
-        self._score_change(line, +1)
-        self._settle_end()
+        self._player_action(line)
         if note is not None and not self.board.is_won():
             self.message = note
-        self.last_action = Action("move", tuple(movements))
         return self.last_action
 
     def finish(self) -> Action:
@@ -472,6 +465,11 @@ class Session:
         if not line:
             raise SessionError("the cards cannot all go home by themselves yet")
         self._begin()
+        return self._player_action(line)
+
+    def _player_action(self, line: Sequence[Move]) -> Action:
+        """Play ``line`` (checked) as one player action: one group of the
+        history, one move on the count, its points, the end settled."""
         group, movements = self._play_line(line)
         self.groups.append(group)
         self.redo_stack.clear()
