@@ -11,6 +11,7 @@
 #include "beam.c"
 #include "short.c"
 #include "exhaust.c"
+#include "disk.c"
 #include "line.c"
 #include "portfolio.c"
 #include "deal.c"

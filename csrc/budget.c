@@ -79,6 +79,8 @@ const char *bk_limit_name(int lim)
         return "timeout";
     case LIM_MEMORY:
         return "memory";
+    case LIM_DISK:
+        return "disk";
     default:
         return NULL;
     }
@@ -98,6 +100,8 @@ static const char *const error_messages[BK_ERR_COUNT] = {
     [BK_ERR_STAGES] = "beam stage out of range",
     [BK_ERR_RIVAL] = "a rival's turns must be positive",
     [BK_ERR_RACE] = "a race needs 1 to 24 weightings and a positive turn",
+    [BK_ERR_RESUME] = "the work directory holds another search (or none to resume)",
+    [BK_ERR_IO] = "a file of the work directory could not be read or written",
     [BK_ERR_BEAM_WEIGHTS] = "1 to 8 beam weights",
     [BK_ERR_NO_WEIGHTS] = "a beam stage names no beam weights",
     [BK_ERR_MALFORMED] = "malformed position",

@@ -61,7 +61,7 @@ enum { BUILD_SAME = BK_BUILD_SAME, BUILD_ALT = BK_BUILD_ALT, BUILD_ANY = BK_BUIL
 enum { ST_RUNNING = BK_RUNNING, ST_WIN = BK_WIN, ST_EXHAUSTED = BK_EXHAUSTED, ST_LIMIT = BK_LIMIT,
        ST_STAGE = BK_STAGE, ST_ERROR = BK_ERROR };
 enum { LIM_NONE = BK_LIM_NONE, LIM_STATES = BK_LIM_STATES, LIM_TIME = BK_LIM_TIME,
-       LIM_MEMORY = BK_LIM_MEMORY, LIM_INTERRUPT = BK_LIM_INTERRUPT };
+       LIM_MEMORY = BK_LIM_MEMORY, LIM_INTERRUPT = BK_LIM_INTERRUPT, LIM_DISK = BK_LIM_DISK };
 
 /* The public types under the names the search uses. */
 typedef bk_weights Weights;
@@ -381,6 +381,19 @@ BK_FN void *budget_alloc(Budget *b, size_t n);
 BK_FN void *budget_realloc(Budget *b, void *old, size_t oldn, size_t n);
 BK_FN void budget_free(Budget *b, void *p, size_t n);
 BK_FN int budget_check(Budget *b);
+
+/* exhaust.c: the compact delta form of a position (see there), shared with
+ * the disk-backed search (disk.c) */
+#define PACK_MAX 48
+typedef struct {
+    uint8_t root[64];                /* the root's key, zero-padded */
+    uint8_t code[NCARDS][HOME + 1]; /* a moved card's place as a code (NONE: no code) */
+    uint8_t place[NCARDS][8];       /* and back: the place of each code */
+    uint8_t bits[NCARDS];           /* the code's width */
+} Delta;
+BK_FN void delta_init(Delta *d, const Rules *r, const uint8_t *root);
+BK_FN int delta_pack(const Delta *d, const uint8_t *k, uint8_t *out);
+BK_FN void delta_unpack(const Delta *d, const uint8_t *form, int n, uint8_t *k);
 
 /* line.c */
 BK_FN CMove *path_from(Store *s, uint32_t end, size_t *n);

@@ -21,14 +21,6 @@
  * one position. */
 
 #define ARENA_CHUNK (64u << 20)
-#define PACK_MAX 48
-
-typedef struct {
-    uint8_t root[64];                /* the root's key, zero-padded */
-    uint8_t code[NCARDS][HOME + 1]; /* a moved card's place as a code (NONE: no code) */
-    uint8_t place[NCARDS][8];       /* and back: the place of each code */
-    uint8_t bits[NCARDS];           /* the code's width */
-} Delta;
 
 typedef struct {
     uint64_t w[PACK_MAX / 8 + 1];
@@ -52,7 +44,7 @@ static int nbits_for(int maxval)
     return n;
 }
 
-static void delta_init(Delta *d, const Rules *r, const uint8_t *root)
+BK_FN void delta_init(Delta *d, const Rules *r, const uint8_t *root)
 {
     memset(d, 0, sizeof *d);
     memset(d->code, NONE, sizeof d->code);
@@ -112,7 +104,7 @@ static inline void delta_masks(const uint8_t *k, const uint8_t *root64, uint64_t
  * not home, and each such card's place. Returns its length in bytes, or -1
  * for a key the form cannot hold (a moved card in a place the rules do not
  * let it reach). */
-static int delta_pack(const Delta *d, const uint8_t *k, uint8_t *out)
+BK_FN int delta_pack(const Delta *d, const uint8_t *k, uint8_t *out)
 {
     Bits b;
     memset(&b, 0, sizeof b);
@@ -143,7 +135,7 @@ static int delta_pack(const Delta *d, const uint8_t *k, uint8_t *out)
 }
 
 /* The key of a compact form: the inverse of delta_pack. */
-static void delta_unpack(const Delta *d, const uint8_t *form, int n, uint8_t *k)
+BK_FN void delta_unpack(const Delta *d, const uint8_t *form, int n, uint8_t *k)
 {
     uint64_t w[PACK_MAX / 8 + 2] = {0};
     memcpy(w, form, (size_t)n);

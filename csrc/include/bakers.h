@@ -32,7 +32,7 @@ enum { BK_BUILD_SAME = 0, BK_BUILD_ALT = 1, BK_BUILD_ANY = 2 };
 /* What a search ended with. */
 enum { BK_RUNNING = 0, BK_WIN, BK_EXHAUSTED, BK_LIMIT, BK_STAGE, BK_ERROR };
 /* The limit that stopped it (bk_budget.limit). */
-enum { BK_LIM_NONE = 0, BK_LIM_STATES, BK_LIM_TIME, BK_LIM_MEMORY, BK_LIM_INTERRUPT };
+enum { BK_LIM_NONE = 0, BK_LIM_STATES, BK_LIM_TIME, BK_LIM_MEMORY, BK_LIM_INTERRUPT, BK_LIM_DISK };
 /* Errors, returned negated. */
 enum {
     BK_OK = 0,
@@ -55,6 +55,8 @@ enum {
     BK_ERR_MOVE,        /* a move of the line is out of range */
     BK_ERR_DEAL,        /* deal number or columns out of range */
     BK_ERR_RACE,        /* a race needs 1 to 24 weightings and a positive turn */
+    BK_ERR_RESUME,      /* the work directory holds another search (or none to resume) */
+    BK_ERR_IO,          /* a file of the work directory could not be read or written */
     BK_ERR_COUNT
 };
 
@@ -231,6 +233,30 @@ int bk_short(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t
  * caller): BK_WIN with *line (malloc'd), BK_EXHAUSTED, BK_LIMIT, BK_ERROR. */
 int bk_exhaust(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t *root,
                bk_cmove **line, size_t *nline, size_t *peak);
+
+/* The disk-backed exhaustive search's options: its work directory (made by
+ * the caller), the disk it may use in bytes (< 0: no limit), whether to go
+ * on from the checkpoint there, and a progress callback (may be NULL),
+ * called after each level and now and then within one. */
+typedef struct {
+    const char *dir;
+    long long max_disk;
+    int resume;
+    void (*progress)(void *ctx, long long states, int layer, int level, long long disk);
+    void *progress_ctx;
+} bk_disk;
+
+/* Every reachable position, breadth first by layers of cards home with the
+ * positions on disk (disk.c; rules made exhaustive by the caller): the same
+ * positions as bk_exhaust, so a proof of loss counts as many; memory is the
+ * budget's (half of it for sorting). BK_WIN with *line (malloc'd),
+ * BK_EXHAUSTED, BK_LIMIT (BK_LIM_DISK when the disk ran out; the work
+ * directory then holds the last checkpoint), BK_ERROR, or -BK_ERR_RESUME,
+ * -BK_ERR_IO. *disk_peak: the most bytes the directory held; *mem_peak: the
+ * memory the search held (its buffers, allocated once). */
+int bk_exhaust_disk(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t *root,
+                    const bk_disk *opt, bk_cmove **line, size_t *nline, long long *disk_peak,
+                    size_t *mem_peak);
 
 /* --- lines (line.c) ------------------------------------------------------ */
 

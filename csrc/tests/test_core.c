@@ -5,7 +5,9 @@
  * player and checker, the short search, the exhaustive search, and the
  * budget's limits and interrupt. Run by scripts/test-core.sh.
  */
+#define _GNU_SOURCE 1 /* mkdtemp */
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -368,6 +370,75 @@ static void test_short_and_exhaust(void)
     free(line);
 }
 
+/* The disk-backed exhaustive search: the same count as the in-memory one
+ * on a proof of loss, stopped and resumed to the same count, a folder that
+ * holds another search refused, the disk limit named (wins and their lines:
+ * tests/test_disk.py). */
+static int count_progress;
+static void on_progress(void *ctx, long long states, int layer, int level, long long disk)
+{
+    (void)ctx;
+    (void)states;
+    (void)level;
+    CHECK(layer >= 0 && layer <= 52 && disk >= 0);
+    count_progress++;
+}
+
+static void clear_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'/*", dir);
+    CHECK(system(cmd) == 0);
+}
+
+static void test_disk(void)
+{
+    char dir[] = "/tmp/bakers-disk-test-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+    bk_budget b;
+    ready_deal(FREECELL, 4, 11982, &r, &pl, &p);
+    bk_rules_exhaustive(&r);
+    bk_cmove *line = NULL;
+    size_t n = 0, peak = 0;
+    bk_budget_start(&b, -1, 0, 0);
+    CHECK(bk_exhaust(&r, &p.weights, &b, pl.key, &line, &n, &peak) == BK_EXHAUSTED);
+    long long whole = b.states;
+    bk_disk opt = {dir, -1, 0, on_progress, NULL};
+    long long disk_peak = 0;
+    size_t mem = 0;
+    bk_budget_start(&b, -1, 0, 1); /* 1 MB: several runs a level */
+    CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
+          BK_EXHAUSTED);
+    CHECK(b.states == whole && disk_peak > 0 && mem <= 1 << 20 && count_progress > 0);
+    CHECK(b.bytes == 0);
+    clear_dir(dir);
+    /* stopped by the state limit, then resumed: the same count */
+    bk_budget_start(&b, 20000, 0, 1);
+    CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
+          BK_LIMIT && b.limit == BK_LIM_STATES);
+    bk_budget_start(&b, -1, 0, 1);
+    CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
+          -BK_ERR_RESUME); /* a search is there: not started over */
+    opt.resume = 1;
+    bk_budget_start(&b, -1, 0, 1);
+    CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
+          BK_EXHAUSTED);
+    CHECK(b.states == whole);
+    clear_dir(dir);
+    /* the disk limit names itself */
+    opt.resume = 0;
+    opt.max_disk = 4096;
+    bk_budget_start(&b, -1, 0, 1);
+    CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
+          BK_LIMIT && b.limit == BK_LIM_DISK);
+    CHECK(strcmp(bk_limit_name(b.limit), "disk") == 0);
+    clear_dir(dir);
+    CHECK(rmdir(dir) == 0);
+}
+
 static void test_probes(void)
 {
     bk_rules r;
@@ -393,6 +464,7 @@ int main(void)
     test_positions();
     test_portfolio();
     test_race();
+    test_disk();
     test_interrupt();
     test_lines();
     test_short_and_exhaust();

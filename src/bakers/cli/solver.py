@@ -6,8 +6,10 @@ A verdict — winnable, impossible or unknown — exits with status 0.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 
 import click
 
@@ -16,6 +18,7 @@ from ..errors import BakersError
 from ..solver import ENGINES, SolveResult, Verdict, check_engine, check_limits, hint, solve
 from ..solver.native import AVAILABLE as NATIVE_AVAILABLE
 from ..solver.native import IMPORT_ERROR
+from ..solver.proof import DiskPlan
 from .common import GAME_NAMES, load_board
 
 _noted = False
@@ -67,6 +70,28 @@ def _summary(result: SolveResult, short: bool = False) -> str:
     return f"unknown: stopped by the {result.limit}; {searched}"
 
 
+@contextlib.contextmanager
+def _disk_progress(max_disk: float | None, work_dir: str | None,
+                   resume: bool) -> Iterator[DiskPlan | None]:
+    """The disk plan of ``--max-disk``, with a progress bar on a terminal
+    (positions, layer, level, disk) while the search is on disk."""
+    if max_disk is None:
+        yield None
+        return
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                   transient=True, disable=not sys.stderr.isatty())
+    task = bar.add_task("proof on disk", total=None)
+
+    def show(states: int, layer: int, level: int, disk: int) -> None:
+        bar.update(task, description=f"proof on disk: {states:,} positions, layer {layer} "
+                                     f"(cards home), level {level}, {disk / 2**30:.2f} GB")
+
+    with bar:
+        yield DiskPlan(max_disk, work_dir, resume, show)
+
+
 @click.command("solve")
 @click.argument("game")
 @click.argument("path", required=False)
@@ -86,11 +111,20 @@ def _summary(result: SolveResult, short: bool = False) -> str:
               help="search every reachable position depth first, each in a compact form "
                    "(native engine): a third of the memory per position, for proofs of "
                    "loss too big for the default search")
+@click.option("--max-disk", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="GB", help="with --exhaustive: once the positions no longer fit "
+              "--max-memory, go on with them on disk, using at most GB gigabytes")
+@click.option("--work-dir", type=click.Path(file_okay=False), default=None,
+              help="with --max-disk: where the positions and checkpoints go (default: a "
+                   "new folder in the user cache, removed once the search decides)")
+@click.option("--resume", is_flag=True,
+              help="with --max-disk and --work-dir: go on from the last checkpoint there")
 @ENGINE_OPTION
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
               timeout: float | None, max_states: int, max_memory: int, single: bool,
-              short: bool, exhaustive: bool, engine: str | None, as_json: bool) -> None:
+              short: bool, exhaustive: bool, max_disk: float | None, work_dir: str | None,
+              resume: bool, engine: str | None, as_json: bool) -> None:
     """Solve a deal (--deal N) or the position in PATH (- for standard input).
 
     Prints the verdict — winnable (with a move list in standard notation),
@@ -102,9 +136,14 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
     check_limits(timeout, max_states, max_memory)
     if exhaustive and engine != "native":
         raise BakersError("--exhaustive needs the native engine")
-    result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
-                   engine=engine, lines="short" if short else "fast",
-                   search="exhaustive" if exhaustive else "portfolio")
+    if (work_dir is not None or resume) and max_disk is None:
+        raise BakersError("--work-dir and --resume go with --max-disk")
+    if max_disk is not None and not exhaustive:
+        raise BakersError("--max-disk goes with --exhaustive")
+    with _disk_progress(max_disk, work_dir, resume) as disk:
+        result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
+                       engine=engine, lines="short" if short else "fast",
+                       search="exhaustive" if exhaustive else "portfolio", disk=disk)
     if as_json:
         out: dict[str, object] = {"game": board.game.name, "cells": board.game.cells}
         if board.deal_number is not None:

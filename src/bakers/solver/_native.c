@@ -22,7 +22,8 @@ static PyObject *raise_code(int code)
     if (code == BK_ERR_NOMEM)
         return PyErr_NoMemory();
     PyObject *type = code == BK_ERR_LINE || code == BK_ERR_RUN ? PyExc_RuntimeError
-                                                               : PyExc_ValueError;
+                     : code == BK_ERR_IO                        ? PyExc_OSError
+                                                                : PyExc_ValueError;
     PyErr_SetString(type, bk_error_message(code));
     return NULL;
 }
@@ -445,6 +446,87 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     return search_result(status, &b, lst, peak);
 }
 
+/* The disk search's callbacks: Python's signals and its progress callable,
+ * with the GIL taken back for the moment they take. */
+typedef struct {
+    PyThreadState *ts; /* first: the budget's interrupt reads it as check_signals does */
+    PyObject *progress;
+    int failed;
+} DiskCtx;
+
+static int disk_interrupt(void *ctx)
+{
+    DiskCtx *c = ctx;
+    return check_signals(&c->ts) || c->failed;
+}
+
+static void disk_progress(void *ctx, long long states, int layer, int level, long long disk)
+{
+    DiskCtx *c = ctx;
+    if (c->progress == Py_None || c->failed)
+        return;
+    PyEval_RestoreThread(c->ts);
+    PyObject *r = PyObject_CallFunction(c->progress, "LiiL", states, layer, level, disk);
+    if (!r)
+        c->failed = 1; /* the exception stays set: the search stops at its next check */
+    Py_XDECREF(r);
+    c->ts = PyEval_SaveThread();
+}
+
+/* exhaust_disk(columns, cells, ncells, build, can_fill, supermoves, weights,
+ *              max_states, timeout, max_mb, dir, max_disk, resume, progress)
+ * -> (verdict, limit, states, line, peak_bytes, disk_peak): every reachable
+ * position breadth first by layers, with the positions on disk in ``dir``. */
+static PyObject *py_exhaust_disk(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *cells, *weights, *progress;
+    int ncells, build, can_fill, supermoves, resume;
+    long long max_states, max_mb, max_disk;
+    double timeout;
+    const char *dir;
+    if (!PyArg_ParseTuple(args, "OOiiiiOLdLsLpO", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &weights, &max_states, &timeout, &max_mb, &dir, &max_disk,
+                          &resume, &progress))
+        return NULL;
+    if (progress != Py_None && !PyCallable_Check(progress))
+        return PyErr_Format(PyExc_TypeError, "progress must be callable or None");
+    bk_rules r;
+    bk_weights w;
+    uint8_t root[BK_NCARDS];
+    if (get_position(columns, cells, ncells, build, can_fill, supermoves, &r, root, NULL) < 0 ||
+        get_weights(weights, &w) < 0)
+        return NULL;
+    bk_rules_exhaustive(&r);
+    DiskCtx ctx = {NULL, progress, 0};
+    bk_budget b;
+    bk_budget_start(&b, max_states, timeout, max_mb);
+    b.interrupt = disk_interrupt;
+    b.interrupt_ctx = &ctx;
+    bk_disk opt = {dir, max_disk, resume, disk_progress, &ctx};
+    bk_cmove *line = NULL;
+    size_t n = 0;
+    long long disk_peak = 0;
+    size_t mem_peak = 0;
+    ctx.ts = PyEval_SaveThread();
+    int status = bk_exhaust_disk(&r, &w, &b, root, &opt, &line, &n, &disk_peak, &mem_peak);
+    PyEval_RestoreThread(ctx.ts);
+    PyObject *lst = NULL;
+    if (ctx.failed) {
+        free(line);
+        return NULL; /* the progress callable's exception */
+    }
+    if (!search_failed(status, &b) && status == BK_WIN)
+        lst = line_list(line, n);
+    free(line);
+    if (PyErr_Occurred()) {
+        Py_XDECREF(lst);
+        return NULL;
+    }
+    PyObject *res = search_result(status, &b, lst, mem_peak);
+    return res ? Py_BuildValue("(NL)", res, disk_peak) : NULL;
+}
+
 /* short(columns, cells, ncells, build, can_fill, supermoves, weights, ub, widths,
  *       prove_share, max_states, timeout, max_mb)
  * -> (line or None, player_moves, optimal, lower_bound, states, limit):
@@ -710,6 +792,8 @@ static PyObject *py_legal_moves(PyObject *self, PyObject *args)
 static PyMethodDef methods[] = {
     {"deal", py_deal, METH_VARARGS, "A Microsoft deal's columns as card-index bytes."},
     {"portfolio", py_portfolio, METH_VARARGS, "The library's portfolio of a game."},
+    {"exhaust_disk", py_exhaust_disk, METH_VARARGS,
+     "Every reachable position, breadth first, with the positions on disk."},
     {"solve_deals", py_solve_deals, METH_VARARGS, "solve_checked() on a range of deals."},
     {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
     {"short", py_short, METH_VARARGS, "Look for a line of fewer player moves."},

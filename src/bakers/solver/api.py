@@ -64,6 +64,7 @@ from .native import Checked as NativeChecked
 from .native import deal_args as native_deal_args
 from .native import exhaust as native_exhaust
 from .native import search as native_search
+from .proof import DiskPlan, spill
 
 LINES = ("fast", "short")
 SEARCHES = ("portfolio", "exhaustive")
@@ -390,6 +391,7 @@ class SolveRequest:
     short_seconds: float | None = None
     short_until: float | None = None
     search: str = "portfolio"
+    disk: DiskPlan | None = None
 
     def __post_init__(self) -> None:
         engine = check_engine(self.engine)
@@ -405,6 +407,8 @@ class SolveRequest:
             raise SolverError(f"unknown search {self.search!r}: choose {' or '.join(SEARCHES)}")
         if self.search == "exhaustive" and engine != "native":
             raise SolverError("the exhaustive search needs the native engine")
+        if self.disk is not None and self.search != "exhaustive":
+            raise SolverError("only the exhaustive search spills to disk")
         if self.short_seconds is not None and not (
                 math.isfinite(self.short_seconds) and self.short_seconds >= 0):
             raise SolverError(f"the short search's time must be finite and positive, "
@@ -441,7 +445,10 @@ class _Found:
 def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
     """The native engine: the core's portfolio (or its exhaustive search),
     then with ``lines="short"`` the short search with the time left."""
-    if req.search == "exhaustive":
+    if req.search == "exhaustive" and req.disk is not None:
+        found = spill(board, req.disk, timeout=req.timeout, max_states=req.max_states,
+                      max_memory_mb=req.max_memory_mb)
+    elif req.search == "exhaustive":
         found = native_exhaust(board, timeout=req.timeout, max_states=req.max_states,
                                max_memory_mb=req.max_memory_mb)
     else:
@@ -544,7 +551,8 @@ def solve(board: Board, *, timeout: float | None = None,
           lines: str = "fast",
           short_seconds: float | None = None,
           short_until: float | None = None,
-          search: str = "portfolio") -> SolveResult:
+          search: str = "portfolio",
+          disk: DiskPlan | None = None) -> SolveResult:
     """Decide whether ``board``'s current position can be won.
 
     Works for every game and cell count, on either engine (``native``, the
@@ -572,14 +580,17 @@ def solve(board: Board, *, timeout: float | None = None,
     ``search="exhaustive"`` (native engine only) runs the core's depth-first
     search of every reachable position instead of the portfolio: about a
     third of the memory per position, for proofs of loss too big for the
-    portfolio; its lines are long and its wins in big spaces slow.
+    portfolio; its lines are long and its wins in big spaces slow. With
+    ``disk`` (a :class:`~bakers.solver.proof.DiskPlan`) it goes on with its
+    positions on disk once they no longer fit ``max_memory_mb``, checkpointed
+    and resumable (:mod:`bakers.solver.proof`).
 
     :raises SolverError: an unknown engine, a limit that is not finite and
         positive, or a malformed position.
     """
     start = time.perf_counter()
     req = SolveRequest(timeout, max_states, max_memory_mb, engine, texts, check, lines,
-                       short_seconds, short_until, search)
+                       short_seconds, short_until, search, disk)
     found = SEARCH_BY_ENGINE[req.engine_name](board, req, start)
     if found.verdict is not Verdict.WINNABLE:
         return SolveResult(found.verdict, states=found.states,

@@ -361,6 +361,40 @@ def exhaust(board: Board, *, timeout: float | None, max_states: int | None,
     return Outcome(status, limit, states, list(line or []), peak)
 
 
+@dataclasses.dataclass(frozen=True)
+class DiskOutcome:
+    """What the disk-backed exhaustive search found: the search's outcome
+    (its ``peak_bytes`` the memory it held) and the most bytes its work
+    directory held."""
+
+    outcome: Outcome
+    disk_peak: int
+
+
+Progress = Callable[[int, int, int, int], object]  # positions, layer, level, disk bytes
+
+
+def exhaust_disk(board: Board, work_dir: str, *, timeout: float | None, max_states: int | None,
+                 max_memory_mb: int | None, max_disk_bytes: int | None, resume: bool = False,
+                 progress: Progress | None = None) -> DiskOutcome:
+    """Run the core's exhaustive search breadth first with its positions on
+    disk in ``work_dir`` (an existing directory): the same positions as
+    :func:`exhaust`, so a proof of loss counts as many, in the memory given
+    (half of it sorts) and at most ``max_disk_bytes`` of disk. Every finished
+    level is a checkpoint there; ``resume`` goes on from it after a kill,
+    with the same verdict and count as a run never stopped. ``progress`` is
+    called now and then with the positions expanded, the layer (cards home),
+    its level and the bytes on disk."""
+    if _core is None:
+        raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
+    cols, cells = position_args(board)
+    (status, limit, states, line, peak), disk_peak = _core.exhaust_disk(
+        cols, cells, *_rules_args(board.game), _weights(Portfolio.for_game(board.game).weights),
+        *_limit_args(timeout, max_states, max_memory_mb), work_dir,
+        -1 if max_disk_bytes is None else max_disk_bytes, resume, progress)
+    return DiskOutcome(Outcome(status, limit, states, list(line or []), peak), disk_peak)
+
+
 # The short-line search: beam widths, small ones (before the proof) first.
 SHORT_WIDTHS = (10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000, 300_000)
 PROVE_SHARE = 0.5  # of the time left when the proof starts

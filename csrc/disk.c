@@ -1,0 +1,766 @@
+/* The exhaustive search with its positions on disk: breadth first by layers
+ * (the number of cards home, which never goes down), with delayed duplicate
+ * detection, for proofs of loss larger than memory.
+ *
+ * A position is kept in the compact delta form of the root (exhaust.c),
+ * padded to a fixed record (24 bytes in the three games). Every position of
+ * a layer is reached from the layer's first level (the positions that lower
+ * layers sent up to it) or from the level before it in the same layer, so a
+ * layer is searched level by level: the level's positions are expanded; the
+ * children in the same layer are gathered in memory, sorted and written as
+ * sorted runs whenever the memory budget is full; the children that go up
+ * are appended to their layer's pending file. The runs are then merged with
+ * the layer's sorted set of positions seen: the new ones are the next level,
+ * and join the set. A layer done, its set is dropped (no later position can
+ * be in it) and the lowest pending layer is sorted into its first level.
+ *
+ * Every finished level is a checkpoint: a small state file, written whole and
+ * renamed into place, names the layer, the level, the positions expanded
+ * before it and the size of every pending file then. Resuming truncates the
+ * pending files to those sizes and does the level again, so a search killed
+ * at any moment gives, resumed, the same verdict and the same count of
+ * positions as one that was never stopped. The level files are kept until
+ * the end: a win's line is found back through them (each position's parent
+ * is in the level before it, or in a lower layer). */
+
+#include "core.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DISK_MAGIC "bakers-disk-search 1"
+#define E_FULL (-1000) /* the disk budget is spent (b->limit says so) */
+#define E_IO (-1001)   /* a file could not be read or written */
+#define IOBUF (1u << 20)
+#define MAXRUNS 4096
+
+typedef struct {
+    const Rules *r;
+    const Weights *w;
+    Budget *b;
+    const bk_disk *opt;
+    Delta d;
+    int rec;               /* bytes a record */
+    uint8_t root[NCARDS];
+    int layer, level;
+    long long states0;     /* positions expanded before the current level */
+    long long pend[NCARDS + 1]; /* bytes of each pending file at the level's start */
+    long long disk, disk_peak;
+    uint8_t *buf;          /* the in-memory run: records */
+    size_t cap;            /* records the run holds */
+    Child *kids;
+} Disk;
+
+/* --- files ------------------------------------------------------------------ */
+
+static void path_of(const Disk *k, char *out, size_t n, const char *fmt, int a, int b)
+{
+    char name[64];
+    snprintf(name, sizeof name, fmt, a, b);
+    snprintf(out, n, "%s/%s", k->opt->dir, name);
+}
+
+static long long file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* Bytes of every file in the work directory. */
+static long long dir_bytes(const char *dir)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return 0;
+    long long sum = 0;
+    struct dirent *e;
+    char path[4096];
+    while ((e = readdir(dp)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        sum += file_size(path);
+    }
+    closedir(dp);
+    return sum;
+}
+
+static FILE *open_file(const char *path, const char *mode)
+{
+    FILE *f = fopen(path, mode);
+    if (f)
+        setvbuf(f, NULL, _IOFBF, IOBUF);
+    return f;
+}
+
+/* Over the disk budget, counting ``more`` bytes about to be written? */
+static int disk_full(Disk *k, long long more)
+{
+    long long now = k->disk + more;
+    if (now > k->disk_peak)
+        k->disk_peak = now;
+    if (k->opt->max_disk >= 0 && now > k->opt->max_disk) {
+        k->b->limit = LIM_DISK;
+        return 1;
+    }
+    return 0;
+}
+
+static int write_recs(Disk *k, FILE *f, const uint8_t *recs, size_t n)
+{
+    if (disk_full(k, (long long)(n * (size_t)k->rec)))
+        return E_FULL;
+    if (fwrite(recs, (size_t)k->rec, n, f) != n)
+        return E_IO;
+    k->disk += (long long)(n * (size_t)k->rec);
+    return 0;
+}
+
+/* --- the state file: the checkpoint ---------------------------------------- */
+
+static int save_state(Disk *k)
+{
+    char path[4096], tmp[4096];
+    path_of(k, path, sizeof path, "state", 0, 0);
+    path_of(k, tmp, sizeof tmp, "state.tmp", 0, 0);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return E_IO;
+    fprintf(f, "%s\nrules %d %d %d %d %d %d %d\nroot ", DISK_MAGIC, k->r->ncols, k->r->ncells,
+            k->r->build, k->r->can_fill, k->r->supermoves, k->r->horne, k->rec);
+    for (int c = 0; c < NCARDS; c++)
+        fprintf(f, "%02x", k->root[c]);
+    fprintf(f, "\nat %d %d %lld\npending", k->layer, k->level, k->states0);
+    for (int h = 0; h <= NCARDS; h++)
+        fprintf(f, " %lld", k->pend[h]);
+    fprintf(f, "\n");
+    int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0)
+        return E_IO;
+    return 0;
+}
+
+/* 1: resumed from the state file; 0: none there; -BK_ERR_RESUME: it belongs to
+ * another search; E_IO: unreadable. */
+static int load_state(Disk *k)
+{
+    char path[4096];
+    path_of(k, path, sizeof path, "state", 0, 0);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return errno == ENOENT ? 0 : E_IO;
+    char magic[64] = {0}, hex[2 * NCARDS + 2] = {0};
+    int a[7], ok = 1;
+    ok &= fgets(magic, sizeof magic, f) != NULL && strncmp(magic, DISK_MAGIC, strlen(DISK_MAGIC)) == 0;
+    ok &= fscanf(f, " rules %d %d %d %d %d %d %d", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5],
+                 &a[6]) == 7;
+    ok &= fscanf(f, " root %104s", hex) == 1;
+    ok &= fscanf(f, " at %d %d %lld", &k->layer, &k->level, &k->states0) == 3;
+    ok &= fscanf(f, " pending") == 0;
+    for (int h = 0; ok && h <= NCARDS; h++)
+        ok &= fscanf(f, " %lld", &k->pend[h]) == 1;
+    fclose(f);
+    if (!ok)
+        return E_IO;
+    int same = a[0] == k->r->ncols && a[1] == k->r->ncells && a[2] == k->r->build &&
+               a[3] == k->r->can_fill && a[4] == k->r->supermoves && a[5] == k->r->horne &&
+               a[6] == k->rec;
+    for (int c = 0; same && c < NCARDS; c++) {
+        unsigned v;
+        same = sscanf(hex + 2 * c, "%2x", &v) == 1 && v == k->root[c];
+    }
+    return same ? 1 : -BK_ERR_RESUME;
+}
+
+/* --- records ------------------------------------------------------------------ */
+
+static int cmp24(const void *a, const void *b) { return memcmp(a, b, 24); }
+static int cmp32(const void *a, const void *b) { return memcmp(a, b, 32); }
+
+/* Sort ``n`` records and drop repeats; the count kept. */
+static size_t sort_unique(const Disk *k, uint8_t *recs, size_t n)
+{
+    if (n < 2)
+        return n;
+    qsort(recs, n, (size_t)k->rec, k->rec == 24 ? cmp24 : cmp32);
+    size_t out = 1;
+    for (size_t i = 1; i < n; i++)
+        if (memcmp(recs + i * (size_t)k->rec, recs + (out - 1) * (size_t)k->rec, (size_t)k->rec))
+            memmove(recs + out++ * (size_t)k->rec, recs + i * (size_t)k->rec, (size_t)k->rec);
+    return out;
+}
+
+static int home_count(const uint8_t *key)
+{
+    int h = 0;
+    for (int c = 0; c < NCARDS; c++)
+        h += key[c] == HOME;
+    return h;
+}
+
+static int pack(const Disk *k, const uint8_t *key, uint8_t *out)
+{
+    uint8_t form[PACK_MAX + 8];
+    int n = delta_pack(&k->d, key, form);
+    if (n < 0 || n > k->rec)
+        return -1;
+    memset(out, 0, (size_t)k->rec);
+    memcpy(out, form, (size_t)n);
+    return 0;
+}
+
+/* --- sorted streams: runs merged ------------------------------------------ */
+
+typedef struct {
+    FILE *f;
+    uint8_t cur[32];
+    int live;
+} Stream;
+
+static void stream_next(const Disk *k, Stream *s)
+{
+    s->live = s->f && fread(s->cur, (size_t)k->rec, 1, s->f) == 1;
+}
+
+/* The next record of the union of ``n`` sorted streams (repeats dropped):
+ * 1 with it in ``out``, 0 at the end. */
+static int merged_next(const Disk *k, Stream *s, int n, uint8_t *out)
+{
+    int best = -1;
+    for (int i = 0; i < n; i++)
+        if (s[i].live && (best < 0 || memcmp(s[i].cur, s[best].cur, (size_t)k->rec) < 0))
+            best = i;
+    if (best < 0)
+        return 0;
+    memcpy(out, s[best].cur, (size_t)k->rec);
+    for (int i = 0; i < n; i++)
+        while (s[i].live && memcmp(s[i].cur, out, (size_t)k->rec) == 0)
+            stream_next(k, &s[i]);
+    return 1;
+}
+
+/* The run in memory sorted and written as run file ``*nrun``. */
+static int flush_run(Disk *k, size_t n, int *nrun)
+{
+    if (!n)
+        return 0;
+    if (*nrun >= MAXRUNS)
+        return E_IO;
+    n = sort_unique(k, k->buf, n);
+    char path[4096];
+    path_of(k, path, sizeof path, "run-%05d.bin", *nrun, 0);
+    FILE *f = open_file(path, "wb");
+    if (!f)
+        return E_IO;
+    int rc = write_recs(k, f, k->buf, n);
+    if (fclose(f) != 0 && rc == 0)
+        rc = E_IO;
+    (*nrun)++;
+    return rc;
+}
+
+static void remove_runs(Disk *k, int nrun)
+{
+    char path[4096];
+    for (int i = 0; i < nrun; i++) {
+        path_of(k, path, sizeof path, "run-%05d.bin", i, 0);
+        k->disk -= file_size(path);
+        remove(path);
+    }
+}
+
+/* Merge the runs: with ``vis`` (the layer's sorted set, may be NULL) the
+ * records not in it go to ``fresh`` and the union to ``vis_out``; the count
+ * of fresh records in *nfresh. */
+static int merge_runs(Disk *k, int nrun, FILE *vis, FILE *fresh, FILE *vis_out, long long *nfresh)
+{
+    Stream *s = calloc((size_t)nrun + 1, sizeof(Stream));
+    if (!s)
+        return -BK_ERR_NOMEM;
+    int rc = 0;
+    char path[4096];
+    for (int i = 0; i < nrun && rc == 0; i++) {
+        path_of(k, path, sizeof path, "run-%05d.bin", i, 0);
+        s[i].f = open_file(path, "rb");
+        if (!s[i].f)
+            rc = E_IO;
+        else
+            stream_next(k, &s[i]);
+    }
+    Stream v = {vis, {0}, 0};
+    stream_next(k, &v);
+    uint8_t x[32];
+    *nfresh = 0;
+    while (rc == 0 && merged_next(k, s, nrun, x)) {
+        while (v.live && memcmp(v.cur, x, (size_t)k->rec) < 0) {
+            rc = write_recs(k, vis_out, v.cur, 1);
+            stream_next(k, &v);
+            if (rc)
+                break;
+        }
+        if (rc)
+            break;
+        if (v.live && memcmp(v.cur, x, (size_t)k->rec) == 0)
+            continue; /* seen before in this layer */
+        rc = write_recs(k, fresh, x, 1);
+        if (rc == 0 && vis_out != fresh)
+            rc = write_recs(k, vis_out, x, 1);
+        (*nfresh)++;
+    }
+    while (rc == 0 && v.live) {
+        rc = write_recs(k, vis_out, v.cur, 1);
+        stream_next(k, &v);
+    }
+    for (int i = 0; i < nrun; i++)
+        if (s[i].f)
+            fclose(s[i].f);
+    free(s);
+    return rc;
+}
+
+/* --- a win's line: back through the level files ---------------------------- */
+
+/* Whether ``q`` (a key) has ``child`` among its children; the move in *m. */
+static int parent_of(Disk *k, const uint8_t *q, const uint8_t *child, Step *m)
+{
+    Pos pos;
+    if (decode(k->r, k->w, q, &pos) < 0)
+        return 0;
+    int n = generate(k->r, k->w, q, 0, &pos, pos_h(k->w, &pos), k->kids);
+    for (int t = 0; t < n; t++)
+        if (memcmp(k->kids[t].key, child, NCARDS) == 0) {
+            m->card = k->kids[t].card;
+            m->count = k->kids[t].count;
+            m->dest = k->kids[t].dest;
+            return 1;
+        }
+    return 0;
+}
+
+/* Look in level file (layer, level) for a parent of ``key``: 1 and the parent
+ * in ``key`` (the move into the old key in *m), 0 if none, E_IO on a read error. */
+static int find_parent(Disk *k, int layer, int level, uint8_t *key, Step *m)
+{
+    char path[4096];
+    path_of(k, path, sizeof path, "L%02d-%05d.bin", layer, level);
+    FILE *f = open_file(path, "rb");
+    if (!f)
+        return errno == ENOENT ? 0 : E_IO;
+    uint8_t rec[32], q[NCARDS];
+    int found = 0;
+    while (!found && fread(rec, (size_t)k->rec, 1, f) == 1) {
+        delta_unpack(&k->d, rec, k->rec, q);
+        if (parent_of(k, q, key, m)) {
+            memcpy(key, q, NCARDS);
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The line from the root to ``key`` (in level file ``layer``/``level``),
+ * then ``last``: *line malloc'd. */
+static int line_back(Disk *k, const uint8_t *key_in, int layer, int level, Step last,
+                     CMove **line, size_t *nline)
+{
+    size_t cap = 256, n = 0;
+    Step *rev = malloc(cap * sizeof(Step));
+    if (!rev)
+        return -BK_ERR_NOMEM;
+    rev[n++] = last;
+    uint8_t key[NCARDS];
+    memcpy(key, key_in, NCARDS);
+    while (memcmp(key, k->root, NCARDS) != 0) {
+        Step m;
+        int found = 0;
+        if (level > 0) {
+            found = find_parent(k, layer, level - 1, key, &m);
+            if (found == 1)
+                level--;
+        } else {
+            /* a layer's first level came up from lower layers: any of their levels */
+            for (int h = layer - 1; h >= 0 && found == 0; h--)
+                for (int lv = 0; found == 0; lv++) {
+                    char path[4096];
+                    path_of(k, path, sizeof path, "L%02d-%05d.bin", h, lv);
+                    if (access(path, F_OK) != 0)
+                        break;
+                    found = find_parent(k, h, lv, key, &m);
+                    if (found == 1)
+                        layer = h, level = lv;
+                }
+        }
+        if (found != 1) {
+            free(rev);
+            return found < 0 ? found : ST_ERROR;
+        }
+        if (n == cap) {
+            Step *g = realloc(rev, 2 * cap * sizeof(Step));
+            if (!g) {
+                free(rev);
+                return -BK_ERR_NOMEM;
+            }
+            rev = g;
+            cap *= 2;
+        }
+        rev[n++] = m;
+    }
+    *line = malloc(n * sizeof(CMove));
+    if (!*line) {
+        free(rev);
+        return -BK_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const Step *s = &rev[n - 1 - i];
+        (*line)[i] = (CMove){s->card, s->count, dest_code(s->dest)};
+    }
+    *nline = n;
+    free(rev);
+    return 0;
+}
+
+/* --- the search ----------------------------------------------------------------- */
+
+static void progress(Disk *k, long long states)
+{
+    if (k->opt->progress)
+        k->opt->progress(k->opt->progress_ctx, states, k->layer, k->level, k->disk);
+}
+
+/* The lowest pending layer sorted into its first level (and the layer's set):
+ * 1 if there was one, 0 if none is left (the search is over). */
+static int next_layer(Disk *k)
+{
+    char path[4096], lvl[4096], vis[4096];
+    int h = k->layer + 1;
+    while (h <= NCARDS && k->pend[h] == 0)
+        h++;
+    if (h > NCARDS)
+        return 0;
+    path_of(k, path, sizeof path, "pend-%02d.bin", h, 0);
+    FILE *in = open_file(path, "rb");
+    if (!in)
+        return E_IO;
+    int nrun = 0, rc = 0;
+    for (;;) {
+        size_t n = fread(k->buf, (size_t)k->rec, k->cap, in);
+        if (n == 0)
+            break;
+        if ((rc = flush_run(k, n, &nrun)) != 0)
+            break;
+    }
+    fclose(in);
+    if (rc) {
+        remove_runs(k, nrun);
+        return rc;
+    }
+    path_of(k, lvl, sizeof lvl, "L%02d-%05d.bin", h, 0);
+    path_of(k, vis, sizeof vis, "vis.bin", 0, 0);
+    FILE *fresh = open_file(lvl, "wb"), *vout = open_file(vis, "wb");
+    long long nfresh = 0;
+    rc = fresh && vout ? merge_runs(k, nrun, NULL, fresh, vout, &nfresh) : E_IO;
+    if (fresh && fclose(fresh) != 0 && rc == 0)
+        rc = E_IO;
+    if (vout && fclose(vout) != 0 && rc == 0)
+        rc = E_IO;
+    remove_runs(k, nrun);
+    if (rc)
+        return rc;
+    k->disk -= file_size(path);
+    remove(path);
+    k->pend[h] = 0;
+    k->layer = h;
+    k->level = 0;
+    return 1;
+}
+
+/* Expand the current level: ST_STAGE when done (next level or layer set up
+ * and checkpointed), ST_WIN, ST_EXHAUSTED, ST_LIMIT, or a negative error. */
+static int do_level(Disk *k, CMove **line, size_t *nline)
+{
+    Budget *b = k->b;
+    char path[4096], vis[4096], vis2[4096], nxt[4096];
+    FILE *pend[NCARDS + 1] = {0};
+    path_of(k, path, sizeof path, "L%02d-%05d.bin", k->layer, k->level);
+    FILE *in = open_file(path, "rb");
+    if (!in)
+        return E_IO;
+    int rc = 0, nrun = 0, status = ST_STAGE;
+    size_t n = 0;
+    uint8_t rec[32], key[NCARDS];
+    Pos pos;
+    b->states = k->states0;
+    while (fread(rec, (size_t)k->rec, 1, in) == 1) {
+        if (!(b->states & 255)) {
+            if (budget_check(b)) {
+                status = ST_LIMIT;
+                break;
+            }
+            if (!(b->states & 0xffff))
+                progress(k, b->states);
+        }
+        b->states++;
+        delta_unpack(&k->d, rec, k->rec, key);
+        if (decode(k->r, k->w, key, &pos) < 0) {
+            rc = ST_ERROR;
+            break;
+        }
+        int nk = generate(k->r, k->w, key, 0, &pos, pos_h(k->w, &pos), k->kids);
+        for (int t = 0; t < nk && rc == 0; t++) {
+            const Child *ch = &k->kids[t];
+            if (ch->win) {
+                Step last = {0};
+                last.card = ch->card;
+                last.count = ch->count;
+                last.dest = ch->dest;
+                fclose(in);
+                in = NULL;
+                for (int h = 0; h <= NCARDS; h++)
+                    if (pend[h])
+                        fclose(pend[h]);
+                remove_runs(k, nrun);
+                rc = line_back(k, key, k->layer, k->level, last, line, nline);
+                return rc ? rc : ST_WIN;
+            }
+            int h = home_count(ch->key);
+            if (h == k->layer) {
+                if (pack(k, ch->key, k->buf + n * (size_t)k->rec) < 0) {
+                    rc = ST_ERROR;
+                    break;
+                }
+                if (++n == k->cap) {
+                    rc = flush_run(k, n, &nrun);
+                    n = 0;
+                }
+            } else {
+                if (!pend[h]) {
+                    char pp[4096];
+                    path_of(k, pp, sizeof pp, "pend-%02d.bin", h, 0);
+                    pend[h] = open_file(pp, "ab");
+                    if (!pend[h]) {
+                        rc = E_IO;
+                        break;
+                    }
+                }
+                if (pack(k, ch->key, rec) < 0)
+                    rc = ST_ERROR;
+                else
+                    rc = write_recs(k, pend[h], rec, 1);
+            }
+        }
+        if (rc)
+            break;
+    }
+    if (in)
+        fclose(in);
+    for (int h = 0; h <= NCARDS; h++)
+        if (pend[h] && fclose(pend[h]) != 0 && rc == 0)
+            rc = E_IO;
+    if (rc == 0 && status == ST_STAGE)
+        rc = flush_run(k, n, &nrun);
+    if (rc || status != ST_STAGE) {
+        remove_runs(k, nrun);
+        if (rc == E_FULL || status == ST_LIMIT)
+            return ST_LIMIT; /* the checkpoint stays at this level's start */
+        return rc;
+    }
+    /* the level's new positions, and the layer's set with them */
+    path_of(k, vis, sizeof vis, "vis.bin", 0, 0);
+    path_of(k, vis2, sizeof vis2, "vis.new", 0, 0);
+    path_of(k, nxt, sizeof nxt, "L%02d-%05d.bin", k->layer, k->level + 1);
+    FILE *vin = open_file(vis, "rb"), *fresh = open_file(nxt, "wb"), *vout = open_file(vis2, "wb");
+    long long nfresh = 0;
+    rc = vin && fresh && vout ? merge_runs(k, nrun, vin, fresh, vout, &nfresh) : E_IO;
+    if (vin)
+        fclose(vin);
+    if (fresh && fclose(fresh) != 0 && rc == 0)
+        rc = E_IO;
+    if (vout && fclose(vout) != 0 && rc == 0)
+        rc = E_IO;
+    remove_runs(k, nrun);
+    if (rc) {
+        remove(nxt);
+        remove(vis2);
+        k->disk = dir_bytes(k->opt->dir);
+        return rc == E_FULL ? ST_LIMIT : rc;
+    }
+    k->disk -= file_size(vis);
+    if (rename(vis2, vis) != 0)
+        return E_IO;
+    for (int h = 0; h <= NCARDS; h++) {
+        char pp[4096];
+        path_of(k, pp, sizeof pp, "pend-%02d.bin", h, 0);
+        k->pend[h] = file_size(pp);
+    }
+    k->states0 = b->states;
+    if (nfresh) {
+        k->level++;
+    } else {
+        /* the layer is done: its set goes, the next pending layer comes */
+        k->disk -= file_size(vis);
+        remove(vis);
+        remove(nxt);
+        int more = next_layer(k);
+        if (more < 0)
+            return more == E_FULL ? ST_LIMIT : more;
+        if (!more) {
+            progress(k, b->states);
+            return ST_EXHAUSTED;
+        }
+    }
+    if (save_state(k) < 0)
+        return E_IO;
+    progress(k, b->states);
+    return ST_STAGE;
+}
+
+/* Set up a new search in an empty work directory: the root as the first
+ * level of its layer. */
+static int start(Disk *k)
+{
+    uint8_t rec[32];
+    if (pack(k, k->root, rec) < 0)
+        return ST_ERROR;
+    k->layer = home_count(k->root);
+    k->level = 0;
+    k->states0 = 0;
+    char lvl[4096], vis[4096];
+    path_of(k, lvl, sizeof lvl, "L%02d-%05d.bin", k->layer, 0);
+    path_of(k, vis, sizeof vis, "vis.bin", 0, 0);
+    int rc = 0;
+    for (int i = 0; i < 2 && rc == 0; i++) {
+        FILE *f = open_file(i ? vis : lvl, "wb");
+        if (!f)
+            return E_IO;
+        rc = write_recs(k, f, rec, 1);
+        if (fclose(f) != 0 && rc == 0)
+            rc = E_IO;
+    }
+    if (rc)
+        return rc == E_FULL ? ST_LIMIT : rc;
+    return save_state(k);
+}
+
+/* Back to the checkpoint: pending files cut to their sizes then, the
+ * level's leftovers gone. */
+static int restore(Disk *k)
+{
+    char path[4096];
+    for (int h = 0; h <= NCARDS; h++) {
+        path_of(k, path, sizeof path, "pend-%02d.bin", h, 0);
+        long long now = file_size(path);
+        if (now > k->pend[h] && truncate(path, (off_t)k->pend[h]) != 0)
+            return E_IO;
+        if (now < k->pend[h])
+            return -BK_ERR_RESUME; /* a file the checkpoint counted is gone */
+        if (k->pend[h] == 0)
+            remove(path);
+    }
+    for (int i = 0; i < MAXRUNS; i++) {
+        path_of(k, path, sizeof path, "run-%05d.bin", i, 0);
+        if (remove(path) != 0)
+            break;
+    }
+    path_of(k, path, sizeof path, "vis.new", 0, 0);
+    remove(path);
+    path_of(k, path, sizeof path, "L%02d-%05d.bin", k->layer, k->level + 1);
+    remove(path);
+    return 0;
+}
+
+int bk_exhaust_disk(const Rules *r, const Weights *w, Budget *b, const uint8_t *root_in,
+                    const bk_disk *opt, CMove **line, size_t *nline, long long *disk_peak,
+                    size_t *mem_peak)
+{
+    *line = NULL;
+    *nline = 0;
+    *disk_peak = 0;
+    *mem_peak = 0;
+    Disk *k = calloc(1, sizeof *k);
+    if (!k)
+        return -BK_ERR_NOMEM;
+    k->r = r;
+    k->w = w;
+    k->b = b;
+    k->opt = opt;
+    memcpy(k->root, root_in, NCARDS);
+    int fnd[4];
+    foundations(k->root, fnd);
+    int status;
+    if (close_key(r, k->root, fnd) == NCARDS) {
+        free(k);
+        *line = malloc(sizeof(CMove));
+        return *line ? ST_WIN : -BK_ERR_NOMEM;
+    }
+    delta_init(&k->d, r, k->root);
+    int bits = 16 + NCARDS;
+    for (int c = 0; c < NCARDS; c++)
+        bits += k->d.bits[c];
+    k->rec = bits <= 192 ? 24 : 32;
+    if (bits > 256) {
+        free(k);
+        return ST_ERROR;
+    }
+    /* the run in memory: what the memory budget leaves, within reason */
+    size_t room = b->max_bytes ? (b->max_bytes > b->bytes ? b->max_bytes - b->bytes : 0) : 0;
+    size_t want = room ? room / 2 : (size_t)256 << 20;
+    if (want > ((size_t)1 << 34))
+        want = (size_t)1 << 34;
+    k->cap = want / (size_t)k->rec;
+    if (k->cap < 1024)
+        k->cap = 1024;
+    k->buf = budget_alloc(b, k->cap * (size_t)k->rec);
+    k->kids = budget_alloc(b, MAXCHILD * sizeof(Child));
+    if (!k->buf || !k->kids) {
+        status = ST_LIMIT;
+        if (!b->limit)
+            b->limit = LIM_MEMORY;
+        goto done;
+    }
+    int got = load_state(k);
+    if (got < 0) {
+        status = got;
+        goto done;
+    }
+    if (got == 1 && !opt->resume) {
+        status = -BK_ERR_RESUME;
+        goto done;
+    }
+    if (got == 1) {
+        int rc = restore(k);
+        if (rc < 0) {
+            status = rc;
+            goto done;
+        }
+    }
+    k->disk = dir_bytes(opt->dir);
+    k->disk_peak = k->disk;
+    if (got == 0) {
+        int rc = start(k);
+        if (rc) {
+            status = rc;
+            goto done;
+        }
+    }
+    b->states = k->states0;
+    progress(k, b->states);
+    do {
+        status = do_level(k, line, nline);
+    } while (status == ST_STAGE);
+done:
+    *mem_peak = b->bytes;
+    if (status == E_IO)
+        status = -BK_ERR_IO;
+    else if (status == E_FULL)
+        status = ST_LIMIT;
+    *disk_peak = k->disk_peak;
+    budget_free(b, k->buf, k->cap * (size_t)k->rec);
+    budget_free(b, k->kids, MAXCHILD * sizeof(Child));
+    free(k);
+    return status;
+}

@@ -1,0 +1,152 @@
+"""The exhaustive search that spills to disk (``bakers.solver.proof``, the
+core's csrc/disk.c): the same verdicts and counts of positions as the
+in-memory exhaustive search, wins replayed, checkpoints that survive a
+SIGKILL, and the limits of memory and disk kept."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import bakers
+
+from bakers import Board
+from bakers.games import find_game
+from bakers.solver import Verdict, native, solve
+from bakers.solver.proof import DiskPlan
+
+pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the native core is not built")
+
+ONE_CELL = find_game("freecell").with_cells(1)
+
+# impossible positions small enough for both searches: (board, positions)
+PROOFS = [
+    ("freecell", 11982, None),
+    ("bakers_dozen", 104, None),
+    ("bakers_game", 10, None),
+    ("freecell", 2143, 1),
+]
+
+
+def board_of(game: str, deal: int, cells: int | None) -> Board:
+    g = find_game(game)
+    return Board.deal(g if cells is None else g.with_cells(cells), deal)
+
+
+@pytest.mark.parametrize(("game", "deal", "cells"), PROOFS)
+def test_the_disk_search_proves_what_the_memory_search_proves(
+        tmp_path: Path, game: str, deal: int, cells: int | None) -> None:
+    board = board_of(game, deal, cells)
+    memory = native.exhaust(board, timeout=None, max_states=None, max_memory_mb=None)
+    assert memory.verdict == "impossible"
+    seen: list[tuple[int, int, int, int]] = []
+    # 1 MB: runs of a few thousand positions, so every level merges several
+    done = native.exhaust_disk(board, str(tmp_path), timeout=None, max_states=None,
+                               max_memory_mb=1, max_disk_bytes=None,
+                               progress=lambda *a: seen.append(a))
+    assert (done.outcome.verdict, done.outcome.states) == ("impossible", memory.states)
+    assert done.outcome.peak_bytes <= 2**20 and done.disk_peak > 0
+    assert seen and seen[-1][0] == memory.states
+    layers = [layer for _, layer, _, _ in seen]
+    assert layers == sorted(layers)  # cards home never go down
+
+
+def near_the_end(game: str, deal: int, left: int) -> Board:
+    """A deal with all but the last ``left`` moves of a winning line played."""
+    board = Board.deal(game, deal)
+    line = solve(board).moves
+    for move in line[:-left]:
+        board.push(move)
+    return Board.from_text(board.to_text(), game=board.game)
+
+
+def test_a_win_found_on_disk_is_replayed(tmp_path: Path) -> None:
+    board = near_the_end("freecell", 1, 12)
+    done = native.exhaust_disk(board, str(tmp_path), timeout=None, max_states=None,
+                               max_memory_mb=1, max_disk_bytes=None)
+    assert done.outcome.verdict == "winnable" and done.outcome.line
+    _, singles = native.play_line_places(board, done.outcome.line, exhaustive=True)
+    assert native.check_line(board, singles)
+    # through solve(): the rules engine replays it
+    result = solve(board, search="exhaustive", max_memory_mb=1,
+                   disk=DiskPlan(1.0, str(tmp_path / "again"), progress=None))
+    assert result.verdict is Verdict.WINNABLE
+    check = board.copy()
+    for move in result.moves:
+        check.push(move)
+    assert check.is_won()
+
+
+def test_stopped_and_resumed_it_counts_as_one_run(tmp_path: Path) -> None:
+    board = board_of("freecell", 2143, 1)
+    whole = native.exhaust(board, timeout=None, max_states=None, max_memory_mb=None).states
+    folder = str(tmp_path)
+    for stop in (20_000, 70_000, None):
+        done = native.exhaust_disk(board, folder, timeout=None, max_states=stop,
+                                   max_memory_mb=1, max_disk_bytes=None, resume=stop != 20_000)
+        if stop is not None:
+            assert done.outcome.verdict == "unknown" and done.outcome.limit == "states"
+            assert (tmp_path / "state").exists()
+    assert (done.outcome.verdict, done.outcome.states) == ("impossible", whole)
+    # a folder that holds a search is not started over, nor resumed for another deal
+    with pytest.raises(ValueError, match="another search"):
+        native.exhaust_disk(board_of("freecell", 2142, 1), folder, timeout=None,
+                            max_states=None, max_memory_mb=1, max_disk_bytes=None, resume=True)
+    with pytest.raises(ValueError, match="another search"):
+        native.exhaust_disk(board, folder, timeout=None, max_states=None, max_memory_mb=1,
+                            max_disk_bytes=None, resume=False)
+
+
+def test_the_disk_limit_names_itself_and_keeps_the_checkpoint(tmp_path: Path) -> None:
+    board = board_of("freecell", 2143, 1)
+    done = native.exhaust_disk(board, str(tmp_path), timeout=None, max_states=None,
+                               max_memory_mb=1, max_disk_bytes=200_000)
+    assert done.outcome.verdict == "unknown" and done.outcome.limit == "disk"
+    assert done.disk_peak > 200_000 - 2**16  # stopped as it was about to pass it
+    result = solve(board, search="exhaustive", max_memory_mb=16,
+                   disk=DiskPlan(1.0, str(tmp_path), resume=True))
+    assert result.verdict is Verdict.IMPOSSIBLE
+
+
+def test_a_killed_proof_resumes_to_the_same_count(tmp_path: Path) -> None:
+    """SIGKILL at a random moment of a proof on disk (FreeCell deal 1706 with
+    one cell: 2,365,759 positions), then --resume: the verdict and count of
+    an uninterrupted run."""
+    folder = tmp_path / "proof"
+    args = ["solve", "freecell", "--deal", "1706", "--cells", "1", "--exhaustive",
+            "--max-memory", "16", "--max-disk", "2", "--max-states", "100000000",
+            "--work-dir", str(folder), "--json"]
+    proc = subprocess.Popen([sys.executable, "-m", "bakers", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    state = folder / "state"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if state.exists() and " 3 " in state.read_text().split("\nat ")[-1][:12]:
+            break
+        time.sleep(0.02)
+    time.sleep(0.3)  # somewhere inside a level
+    assert proc.poll() is None, "the proof ended before it could be killed"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    resumed = bakers(*args, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert '"verdict": "impossible"' in resumed.stdout
+    assert '"states": 2365759' in resumed.stdout
+    assert not any(folder.iterdir())  # a decided proof leaves nothing behind
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--max-disk", "1"], "--max-disk goes with --exhaustive"),
+    (["--exhaustive", "--resume"], "--work-dir and --resume go with --max-disk"),
+    (["--exhaustive", "--max-disk", "1", "--resume"], "--resume needs the --work-dir"),
+    (["--exhaustive", "--max-disk", "0"], "not in the range x>0"),
+])
+def test_disk_options_refused_in_one_line(args: list[str], said: str) -> None:
+    out = bakers("solve", "freecell", "--deal", "1", *args)
+    assert out.returncode == 2
+    assert said in out.stderr and "Traceback" not in out.stderr
