@@ -150,3 +150,27 @@ def test_disk_options_refused_in_one_line(args: list[str], said: str) -> None:
     out = bakers("solve", "freecell", "--deal", "1", *args)
     assert out.returncode == 2
     assert said in out.stderr and "Traceback" not in out.stderr
+
+
+def test_the_atlas_proof_pass_spills_to_disk_and_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bakers atlas run --proof-disk``: a proof that outgrows --proof-memory
+    goes on on disk in a folder of its own in the user cache; stopped by the
+    proof pass's state limit, the next run with a larger one resumes it; the
+    row it proves carries the count of an uninterrupted proof, and the folder
+    goes once the proof is done."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    out = tmp_path / "atlas.sqlite"
+    base = ["atlas", "run", "--out", str(out), "--games", "freecell", "--cells", "1",
+            "--deals", "1706-1706", "--max-states", "1000", "--retry-max-states", "0",
+            "--proof-memory", "16", "--proof-disk", "1", "--workers", "1", "--no-progress"]
+    first = bakers(*base, "--proof-max-states", "1000000")
+    assert first.returncode == 0, first.stderr
+    folder = cache / "bakers" / "proofs" / "atlas-freecell-1-1706"
+    assert (folder / "state").exists()  # the proof so far, kept
+    second = bakers(*base, "--proof-max-states", "100000000")
+    assert second.returncode == 0, second.stderr
+    rows = bakers("atlas", "export", str(out)).stdout.splitlines()
+    assert "freecell,1,1706,impossible,solved,2365759," in "\n".join(rows)
+    assert not folder.exists()

@@ -67,6 +67,7 @@ class Limits:
     check: str | None = None
     short_seconds: float | None = None  # the short-line search's time per deal
     search: str = "portfolio"  # or "exhaustive": see bakers.solver.solve
+    max_disk_gb: float | None = None  # an exhaustive search may spill this much to disk
 
     @classmethod
     def asked(cls, *, timeout: float | None, max_states: int | None,

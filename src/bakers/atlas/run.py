@@ -423,6 +423,7 @@ class RunOptions:
     max_memory: int = 4096
     proof_max_states: int = 2_000_000_000
     proof_memory: int | None = None
+    proof_disk: float | None = None
     timeout: float | None = None
     retry_unknown: bool = False
     engine: str | None = None
@@ -452,6 +453,8 @@ class RunOptions:
             raise AtlasError("--max-memory and --proof-memory must be at least 16 (MB)")
         if self.timeout is not None and not self.timeout > 0:
             raise AtlasError("--timeout must be a positive number of seconds")
+        if self.proof_disk is not None and not 0 < self.proof_disk < float("inf"):
+            raise AtlasError("--proof-disk must be a positive number of GB")
         from ..solver import check_engine, default_engine
 
         main_engine = check_engine(self.engine)
@@ -468,7 +471,8 @@ class RunOptions:
             proof_memory = (PROOF_MEMORY_CLUSTER if on_cluster
                             else default_proof_memory(self.workers or default_workers()))
         proof = (Limits(timeout=self.timeout, max_states=self.proof_max_states,
-                        max_memory_mb=proof_memory, search="exhaustive")
+                        max_memory_mb=proof_memory, search="exhaustive",
+                        max_disk_gb=self.proof_disk)
                  if self.proof_max_states else None)
         return Request(tuple(names), tuple(cells), first, last, limits, retry,
                        retry_unknown=self.retry_unknown, chunk=self.chunk, engine=self.engine,

@@ -10,8 +10,10 @@ so the worker's plan is the same wherever and whenever it runs.
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 import time
+from typing import TYPE_CHECKING
 
 from .. import __version__
 from ..board import Board
@@ -19,6 +21,9 @@ from ..survey import cpu_seconds
 from ..verdicts import Limits
 from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, next_cells
+
+if TYPE_CHECKING:
+    from ..solver.proof import DiskPlan
 
 
 def engine_label(engine: str) -> str:
@@ -39,6 +44,8 @@ def budget_key(limits: Limits) -> str:
     'states=500000 timeout=none memory=4096'
     >>> budget_key(Limits(None, 10**9, 8192, search="exhaustive"))
     'states=1000000000 timeout=none memory=8192 search=exhaustive'
+    >>> budget_key(Limits(None, 10**10, 8192, search="exhaustive", max_disk_gb=60))
+    'states=10000000000 timeout=none memory=8192 search=exhaustive disk=60'
     """
     def text(value: float | int | None) -> str:
         if value is None:
@@ -47,7 +54,9 @@ def budget_key(limits: Limits) -> str:
 
     key = (f"states={text(limits.max_states)} timeout={text(limits.timeout)} "
            f"memory={text(limits.max_memory_mb)}")
-    return key if limits.search == "portfolio" else f"{key} search={limits.search}"
+    if limits.search != "portfolio":
+        key = f"{key} search={limits.search}"
+    return key if limits.max_disk_gb is None else f"{key} disk={text(limits.max_disk_gb)}"
 
 
 def search_of(budget: str) -> str:
@@ -78,6 +87,7 @@ def covers(done: Limits, wanted: Limits) -> bool:
         return a is None or (b is not None and a >= b)
 
     return (done.search == wanted.search
+            and at_least(done.max_disk_gb or 0, wanted.max_disk_gb or 0)
             and at_least(done.max_states, wanted.max_states)
             and at_least(done.timeout, wanted.timeout)
             and at_least(done.max_memory_mb, wanted.max_memory_mb))
@@ -122,6 +132,23 @@ class Attempt:
     limits: Limits
 
 
+def disk_plan(game: str, cells: int, deal: int, limits: Limits) -> DiskPlan | None:
+    """Where a proof of the atlas spills to disk: a folder of its own per
+    game, cells and deal in the user cache, so that a proof a run could not
+    finish (a limit, a kill) goes on from its last checkpoint in the next run
+    on this machine."""
+    if limits.max_disk_gb is None or limits.search != "exhaustive":
+        return None
+    import platformdirs
+
+    from ..solver.proof import STATE_FILE, DiskPlan
+
+    folder = os.path.join(platformdirs.user_cache_dir("bakers"), "proofs",
+                          f"atlas-{game}-{cells}-{deal}")
+    return DiskPlan(limits.max_disk_gb, folder,
+                    resume=os.path.isfile(os.path.join(folder, STATE_FILE)), remove_dir=True)
+
+
 def solve_one(game: str, cells: int, deal: int, limits: Limits,
               engine: str | None = None) -> Attempt:
     """One solver call on a dealt board (no move texts: the atlas keeps the
@@ -138,7 +165,7 @@ def solve_one(game: str, cells: int, deal: int, limits: Limits,
         check = limits.check or ("core" if chosen == "native" else "rules")
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
                        max_memory_mb=limits.max_memory_mb, engine=chosen, texts=False,
-                       check=check, search=limits.search)
+                       check=check, search=limits.search, disk=disk_plan(game, cells, deal, limits))
     except Exception as exc:  # a solver bug or a bad engine name: name the deal
         raise AtlasError(f"{game} deal {deal} with {cells} cells: the solver failed: "
                          f"{type(exc).__name__}: {exc}") from None

@@ -62,6 +62,10 @@ def atlas() -> None:
 @click.option("--proof-memory", type=int, default=None,
               help="MB per solve in the proof pass (default: 3/4 of the machine's "
                    "memory shared by the local workers; 8,192 on a Dask cluster)")
+@click.option("--proof-disk", type=float, default=None, metavar="GB",
+              help="in the proof pass, a proof whose positions outgrow --proof-memory goes on "
+                   "on disk, up to GB gigabytes, checkpointed in the user cache so that the "
+                   "next run resumes it (default: memory only)")
 @click.option("--timeout", type=float, default=None,
               help="seconds per solve (default: none; a timeout makes verdicts depend on speed)")
 @click.option("--retry-unknown", is_flag=True,

@@ -35,13 +35,15 @@ class DiskPlan:
     """How an exhaustive search may spill to disk: at most ``max_disk_gb``
     gigabytes in ``work_dir`` (``None``: a new folder in the user's cache
     directory, removed once the search decides), ``resume`` to go on from the
-    checkpoint in ``work_dir`` (the in-memory attempt is skipped), and a
-    ``progress`` callable (positions, layer, level, disk bytes)."""
+    checkpoint in ``work_dir`` (the in-memory attempt is skipped), a
+    ``progress`` callable (positions, layer, level, disk bytes), and
+    ``remove_dir``: ``work_dir`` goes too once the search decides."""
 
     max_disk_gb: float
     work_dir: str | None = None
     resume: bool = False
     progress: Progress | None = None
+    remove_dir: bool = False
 
     def __post_init__(self) -> None:
         if not (self.max_disk_gb > 0 and self.max_disk_gb < float("inf")):
@@ -103,7 +105,7 @@ def spill(board: Board, plan: DiskPlan, *, timeout: float | None, max_states: in
         raise SolverError(f"{folder}: {exc}") from None
     found = done.outcome
     if found.verdict != "unknown":
-        _clear(folder, made)
+        _clear(folder, made or plan.remove_dir)
         return found
     words = (f"disk limit {plan.max_disk_gb:g} GB" if found.limit == "disk"
              else limit_text(found.limit, left, max_states, max_memory_mb))
