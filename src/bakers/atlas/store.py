@@ -8,14 +8,27 @@ follows by monotonicity from the count named in ``source_cells``. Only the
 process that runs the atlas writes the file, whole finished chunks at a time
 (those that finished together in one transaction), so a killed run loses
 only the chunks not yet written and two runs never duplicate a row.
+
+An atlas kept in a repository is a *packed* file (a name ending in ``.gz``,
+such as ``data/atlas/atlas.csv.gz``): the same three tables as rows of one
+gzip-compressed CSV, sorted, so that it diffs and compresses well. It opens
+into a working SQLite copy in a temporary folder and is written back (whole,
+then renamed into place) when a store that changed it closes: every command
+that takes an atlas file takes a packed one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import csv
 import dataclasses
+import gzip
+import io
 import json
+import os
+import shutil
 import sqlite3
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -27,6 +40,13 @@ from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, infer
 from .work import Attempt, budget_key, search_of
 
 SCHEMA_VERSION = "1"
+PACKED_MAGIC = "bakers atlas"
+# the tables of a packed atlas, each with the columns (by index) that may be NULL
+PACKED_TABLES: dict[str, frozenset[int]] = {
+    "runs": frozenset({2}),
+    "attempts": frozenset({5, 6, 7, 12}),
+    "results": frozenset(),
+}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -100,7 +120,13 @@ class AtlasStore:
             raise AtlasError(f"{self.path}: is a directory, not an atlas file")
         if not create and not self.path.exists():
             raise AtlasError(f"{self.path}: no such atlas file")
-        if self.path.exists() and self.path.stat().st_size:
+        self.packed: Path | None = None
+        self._work: str | None = None
+        self.changed = False
+        if self.path.name.endswith(".gz"):
+            self.packed, self._work = self.path, tempfile.mkdtemp(prefix="bakers-atlas-")
+            self.path = Path(self._work) / "atlas.sqlite"
+        elif self.path.exists() and self.path.stat().st_size:
             with self.path.open("rb") as fh:
                 if fh.read(16) != b"SQLite format 3\x00":
                     raise AtlasError(f"{self.path}: not an atlas file (not SQLite)")
@@ -112,7 +138,7 @@ class AtlasStore:
                 "SELECT name FROM sqlite_master WHERE type='table'")}
             if tables and not {"meta", "attempts", "results"} <= tables:
                 raise AtlasError(f"{self.path}: an SQLite file, but not an atlas")
-            if create or tables:
+            if create or tables or self.packed is not None:
                 with self.db:
                     self.db.executescript(SCHEMA)
                     self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)",
@@ -122,9 +148,58 @@ class AtlasStore:
             raise AtlasError(f"{self.path}: not an atlas file ({exc})") from None
         if version is None or version[0] != SCHEMA_VERSION:
             raise AtlasError(f"{self.path}: an atlas of another format version")
+        if self.packed is not None and self.packed.exists():
+            self._unpack(self.packed)
 
     def close(self) -> None:
-        self.db.close()
+        try:
+            if self.packed is not None and self.changed:
+                self._pack(self.packed)
+        finally:
+            self.db.close()
+            if self._work is not None:
+                shutil.rmtree(self._work, ignore_errors=True)
+
+    # --- the packed form ------------------------------------------------------
+
+    def _unpack(self, packed: Path) -> None:
+        """Fill the working copy from a packed atlas."""
+        try:
+            with gzip.open(packed, "rt", encoding="utf-8", newline="") as fh:
+                rows = list(csv.reader(fh))
+        except (OSError, EOFError, csv.Error, UnicodeDecodeError) as exc:
+            raise AtlasError(f"{packed}: not a packed atlas ({exc})") from None
+        if not rows or rows[0] != [PACKED_MAGIC, SCHEMA_VERSION]:
+            raise AtlasError(f"{packed}: not a packed atlas of this format version")
+        by_kind: dict[str, list[list[str | None]]] = {kind: [] for kind in PACKED_TABLES}
+        for row in rows[1:]:
+            kind, *values = row
+            nullable = PACKED_TABLES.get(kind)
+            if nullable is None:
+                raise AtlasError(f"{packed}: a row of unknown kind {kind!r}")
+            by_kind[kind].append([None if v == "" and i in nullable else v
+                                  for i, v in enumerate(values)])
+        with self.db:
+            for kind, table in by_kind.items():
+                if table:
+                    marks = ", ".join("?" * len(table[0]))
+                    self.db.executemany(f"INSERT OR REPLACE INTO {kind} VALUES ({marks})", table)
+
+    def _pack(self, packed: Path) -> None:
+        """Write the packed atlas: every table's rows, sorted, compressed
+        (mtime 0: the same atlas gives the same bytes), renamed into place."""
+        text = io.StringIO()
+        out = csv.writer(text, lineterminator="\n")
+        out.writerow([PACKED_MAGIC, SCHEMA_VERSION])
+        for kind in PACKED_TABLES:
+            for row in self.db.execute(f"SELECT * FROM {kind} ORDER BY 1, 2, 3, 4"):
+                out.writerow([kind, *(_packed_value(v) for v in row)])
+        packed.parent.mkdir(parents=True, exist_ok=True)
+        tmp = packed.with_name(packed.name + ".tmp")
+        with open(tmp, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0,
+                                                   compresslevel=9) as fh:
+            fh.write(text.getvalue().encode("utf-8"))
+        os.replace(tmp, packed)
 
     def __enter__(self) -> AtlasStore:
         return self
@@ -135,6 +210,7 @@ class AtlasStore:
     # --- runs ---------------------------------------------------------------
 
     def start_run(self, options: dict[str, Any]) -> int:
+        self.changed = True
         with self.db:
             cur = self.db.execute("INSERT INTO runs (started, options) VALUES (?, ?)",
                                   (time.time(), json.dumps(options, sort_keys=True)))
@@ -201,6 +277,7 @@ class AtlasStore:
         one transaction: the file has every one of them or none. Returns the
         rows written."""
         written: list[ResultRow] = []
+        self.changed = True
         with self.db:
             for attempts, deals in chunks:
                 written.extend(self._record(run, list(attempts), deals))
@@ -318,6 +395,16 @@ class AtlasStore:
         self.db.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                             rows)
         return out
+
+
+def _packed_value(value: object) -> object:
+    """A value as a packed atlas keeps it: times to 0.1 ms, which is all a
+    timer says (and compresses far better than a float's 17 digits)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4f}".rstrip("0").rstrip(".") if abs(value) < 1e6 else f"{value:.2f}"
+    return value
 
 
 @contextlib.contextmanager
