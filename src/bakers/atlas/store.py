@@ -13,8 +13,10 @@ An atlas kept in a repository is a *packed* file (a name ending in ``.gz``,
 such as ``data/atlas/atlas.csv.gz``): the same three tables as rows of one
 gzip-compressed CSV, sorted, so that it diffs and compresses well. It opens
 into a working SQLite copy in a temporary folder and is written back (whole,
-then renamed into place) when a store that changed it closes: every command
-that takes an atlas file takes a packed one.
+then renamed into place) when a store that changed it closes, and every
+``PACK_EVERY`` seconds while a run records into it, so that a killed run
+loses at most that much: every command that takes an atlas file takes a
+packed one.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .work import Attempt, budget_key, search_of
 
 SCHEMA_VERSION = "1"
 PACKED_MAGIC = "bakers atlas"
+PACK_EVERY = 120.0  # seconds between write-backs of a packed atlas during a run
 # the tables of a packed atlas, each with the columns (by index) that may be NULL
 PACKED_TABLES: dict[str, frozenset[int]] = {
     "runs": frozenset({2}),
@@ -123,6 +126,7 @@ class AtlasStore:
         self.packed: Path | None = None
         self._work: str | None = None
         self.changed = False
+        self._packed_at = time.monotonic()
         if self.path.name.endswith(".gz"):
             self.packed, self._work = self.path, tempfile.mkdtemp(prefix="bakers-atlas-")
             self.path = Path(self._work) / "atlas.sqlite"
@@ -200,6 +204,7 @@ class AtlasStore:
                                                    compresslevel=9) as fh:
             fh.write(text.getvalue().encode("utf-8"))
         os.replace(tmp, packed)
+        self._packed_at = time.monotonic()
 
     def __enter__(self) -> AtlasStore:
         return self
@@ -281,6 +286,8 @@ class AtlasStore:
         with self.db:
             for attempts, deals in chunks:
                 written.extend(self._record(run, list(attempts), deals))
+        if self.packed is not None and time.monotonic() - self._packed_at > PACK_EVERY:
+            self._pack(self.packed)
         return written
 
     def _record(self, run: int, attempts: list[Attempt],
