@@ -177,7 +177,8 @@ def test_csv_rows_match_solving_each_deal_alone(tmp_path: Path) -> None:
             assert int(row["single_moves"]) == len(alone.single_moves)
         else:
             assert row["moves"] == row["single_moves"] == ""
-        assert float(row["seconds"]) > 0
+        assert float(row["seconds"]) >= 0  # a deal's own time in the core, to 0.1 ms
+    assert sum(float(r["seconds"]) for r in rows) > 0
     assert summary.deals == 6 and summary.solved_now == 6 and summary.from_file == 0
     assert sum(summary.counts.values()) == 6
 

@@ -25,7 +25,7 @@ import signal
 import statistics
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +233,32 @@ def _solve_in_batches(game: Game, deals: Iterable[int], limits: Limits
             size = max(size // 2, 1)
 
 
+TASK_DEALS = 2048  # consecutive deals a worker's task solves, in the core's batches
+
+
+def _solve_range(name: str, cells: int, deals: list[int], limits: Limits) -> list[DealResult]:
+    """A worker's task when the core decides: consecutive deals, solved in
+    batches as one worker does, sent back in one message."""
+    return list(_solve_in_batches(_game(name, cells), deals, limits))
+
+
+def _solve_one(task: DealTask) -> list[DealResult]:
+    """A worker's task when Python decides (or checks): one deal."""
+    return [solve_deal(task)]
+
+
+def _ranges(deals: Iterable[int], size: int) -> Iterator[list[int]]:
+    """``deals`` cut into runs of consecutive deal numbers, each at most ``size``."""
+    run: list[int] = []
+    for deal in deals:
+        if run and (deal != run[-1] + 1 or len(run) >= size):
+            yield run
+            run = []
+        run.append(deal)
+    if run:
+        yield run
+
+
 def _init_worker(parent: int) -> None:
     """Workers leave Ctrl-C to the parent, which stops them cleanly, and
     end themselves if the parent is killed outright (``kill -9``), rather
@@ -295,31 +321,44 @@ def run_deals(game: Game, deals: Iterable[int], *, workers: int = 1,
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
                                   initializer=_init_worker,
                                   initargs=(os.getpid(),))
-    in_flight: dict[cf.Future[DealResult], int] = {}
+    in_flight: dict[cf.Future[list[DealResult]], tuple[int, str]] = {}  # first deal, label
     finished = False
+    # where the core decides, a task is a run of consecutive deals (one
+    # message each way per run, not per deal: a deal costs the core about as
+    # much as sending it); otherwise a task is a deal
+    core = _in_core(limits)
+    runs = _ranges(deals, TASK_DEALS) if core else iter(())
 
     def fill() -> None:
         while len(in_flight) < window:
-            task = next(tasks, None)
-            if task is None:
-                return
-            in_flight[pool.submit(solve_deal, task)] = task.deal
+            if core:
+                run = next(runs, None)
+                if run is None:
+                    return
+                label = f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0])
+                in_flight[pool.submit(_solve_range, game.name, game.cells, run,
+                                      limits)] = (run[0], label)
+            else:
+                task = next(tasks, None)
+                if task is None:
+                    return
+                in_flight[pool.submit(_solve_one, task)] = (task.deal, str(task.deal))
 
     try:
         fill()
         while in_flight:
             done, _ = cf.wait(in_flight, return_when=cf.FIRST_COMPLETED)
             for future in sorted(done, key=in_flight.__getitem__):
-                deal = in_flight.pop(future)
+                mine = in_flight.pop(future)
                 try:
-                    result = future.result()
+                    results = future.result()
                 except BrokenProcessPool:
-                    lost = sorted([deal, *in_flight.values()])
+                    lost = [label for _, label in sorted([mine, *in_flight.values()])]
                     raise SurveyError(
                         "a worker process died (out of memory?) while solving "
-                        f"deal {' or '.join(map(str, lost))}: lower --max-memory or "
+                        f"deal {' or '.join(lost)}: lower --max-memory or "
                         "--workers, then run again to resume") from None
-                yield result
+                yield from results
             fill()
         finished = True
     finally:
