@@ -407,6 +407,33 @@ static PyObject *py_solve_deals(PyObject *self, PyObject *args)
     return out;
 }
 
+/* The position, rules and weights of an exhaustive search (its own rules). */
+static int exhaustive_args(PyObject *columns, PyObject *cells, int ncells, int build,
+                           int can_fill, int supermoves, PyObject *weights, bk_rules *r,
+                           uint8_t *root, bk_weights *w)
+{
+    if (get_position(columns, cells, ncells, build, can_fill, supermoves, r, root, NULL) < 0 ||
+        get_weights(weights, w) < 0)
+        return -1;
+    bk_rules_exhaustive(r);
+    return 0;
+}
+
+/* An exhaustive search's answer, as solve()'s; takes ``line``. */
+static PyObject *exhaust_result(int status, const bk_budget *b, bk_cmove *line, size_t n,
+                                size_t peak)
+{
+    PyObject *lst = NULL;
+    if (!search_failed(status, b) && status == BK_WIN)
+        lst = line_list(line, n);
+    free(line);
+    if (PyErr_Occurred()) {
+        Py_XDECREF(lst);
+        return NULL;
+    }
+    return search_result(status, b, lst, peak);
+}
+
 /* exhaust(columns, cells, ncells, build, can_fill, supermoves, weights,
  *         max_states, timeout, max_mb) -> as solve(): the depth-first search
  * of every reachable position, under the exhaustive search's rules. */
@@ -423,10 +450,9 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     bk_rules r;
     bk_weights w;
     uint8_t root[BK_NCARDS];
-    if (get_position(columns, cells, ncells, build, can_fill, supermoves, &r, root, NULL) < 0 ||
-        get_weights(weights, &w) < 0)
+    if (exhaustive_args(columns, cells, ncells, build, can_fill, supermoves, weights, &r, root,
+                        &w) < 0)
         return NULL;
-    bk_rules_exhaustive(&r);
     bk_budget b;
     PyThreadState *ts = NULL;
     start_budget(&b, &ts, max_states, timeout, max_mb);
@@ -435,15 +461,7 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     ts = PyEval_SaveThread();
     int status = bk_exhaust(&r, &w, &b, root, &line, &n, &peak);
     PyEval_RestoreThread(ts);
-    PyObject *lst = NULL;
-    if (!search_failed(status, &b) && status == BK_WIN)
-        lst = line_list(line, n);
-    free(line);
-    if (PyErr_Occurred()) {
-        Py_XDECREF(lst);
-        return NULL;
-    }
-    return search_result(status, &b, lst, peak);
+    return exhaust_result(status, &b, line, n, peak);
 }
 
 /* The disk search's callbacks: Python's signals and its progress callable,
@@ -494,10 +512,9 @@ static PyObject *py_exhaust_disk(PyObject *self, PyObject *args)
     bk_rules r;
     bk_weights w;
     uint8_t root[BK_NCARDS];
-    if (get_position(columns, cells, ncells, build, can_fill, supermoves, &r, root, NULL) < 0 ||
-        get_weights(weights, &w) < 0)
+    if (exhaustive_args(columns, cells, ncells, build, can_fill, supermoves, weights, &r, root,
+                        &w) < 0)
         return NULL;
-    bk_rules_exhaustive(&r);
     DiskCtx ctx = {NULL, progress, 0};
     bk_budget b;
     bk_budget_start(&b, max_states, timeout, max_mb);
@@ -511,19 +528,11 @@ static PyObject *py_exhaust_disk(PyObject *self, PyObject *args)
     ctx.ts = PyEval_SaveThread();
     int status = bk_exhaust_disk(&r, &w, &b, root, &opt, &line, &n, &disk_peak, &mem_peak);
     PyEval_RestoreThread(ctx.ts);
-    PyObject *lst = NULL;
     if (ctx.failed) {
         free(line);
         return NULL; /* the progress callable's exception */
     }
-    if (!search_failed(status, &b) && status == BK_WIN)
-        lst = line_list(line, n);
-    free(line);
-    if (PyErr_Occurred()) {
-        Py_XDECREF(lst);
-        return NULL;
-    }
-    PyObject *res = search_result(status, &b, lst, mem_peak);
+    PyObject *res = exhaust_result(status, &b, line, n, mem_peak);
     return res ? Py_BuildValue("(NL)", res, disk_peak) : NULL;
 }
 
