@@ -32,6 +32,7 @@ COMMAND_MODULES = {
     "survey": "survey",
     "serve": "web",
     "atlas": "atlas",
+    "census": "census",
     "analyse": "study", "rate": "study",
 }
 

@@ -1,0 +1,84 @@
+"""``bakers census``: ranges, not rows; resumable; the later tiers settle
+what the first pass left unknown; the same figures with one worker or two."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers import bakers
+
+from bakers.census import Plan, read, run
+from bakers.games import find_game
+from bakers.solver import native
+from bakers.verdicts import Limits
+
+pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the census needs the native core")
+
+FC = find_game("freecell")
+
+
+def report(path: Path) -> dict[str, object]:
+    out = bakers("census", "report", str(path), "--json")
+    assert out.returncode == 0, out.stderr
+    data: dict[str, object] = json.loads(out.stdout)
+    return data
+
+
+def test_a_census_keeps_ranges_and_exceptional_deals(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    for path, workers in ((one, "1"), (two, "2")):
+        done = bakers("census", "run", "freecell", "--deals", "11900-12100", "--out", str(path),
+                      "--workers", workers)
+        assert done.returncode == 0, done.stderr
+        assert "impossible: 11982" in done.stdout
+    a, b = report(one), report(two)
+    for key in ("game", "cells", "ranges", "counts", "impossible", "unknown", "positions"):
+        assert a[key] == b[key], key
+    assert a["ranges"] == [[11900, 12100]]
+    assert a["counts"] == {"winnable": 200, "impossible": 1, "unknown": 0}
+    assert a["impossible"] == [11982] and a["unknown"] == []
+    assert a["impossible_positions"] == {"11982": 62643}
+    # a billion deals must fit in megabytes: a line per task, not per deal
+    assert len(one.read_text().splitlines()) == 2
+
+
+def test_a_cut_census_resumes_to_the_same_figures(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    plan = Plan(FC, 1, 3000, task_deals=500, retry=None)
+    whole = run(path, plan).report()
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:3]) + lines[3][:20])  # two tasks kept, a third cut
+    assert len(read(path).ranges) == 2
+    again = run(path, plan).report()
+    assert {k: again[k] for k in ("ranges", "counts", "positions", "impossible")} == \
+        {k: whole[k] for k in ("ranges", "counts", "positions", "impossible")}
+    assert len(read(path).ranges) == 6
+
+
+def test_the_retry_tier_settles_what_the_first_pass_left(tmp_path: Path) -> None:
+    path = tmp_path / "c.jsonl"
+    plan = Plan(FC.with_cells(2), 1, 40, limits=Limits(max_states=200),
+                retry=Limits(max_states=3_000_000))
+    census = run(path, plan)
+    first_unknown = sum(r.counts["unknown"] for r in census.ranges)
+    assert first_unknown > 0 and census.tiers
+    counts, _, unknown = census.verdicts()
+    assert sum(counts.values()) == 40 and len(unknown) < first_unknown
+    assert all(tier == "retry" for _, _, tier in census.tiers.values())
+
+
+def test_census_errors_are_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("hello\n")
+    out = bakers("census", "report", str(bad))
+    assert out.returncode == 2 and "not a census file" in out.stderr
+    good = tmp_path / "c.jsonl"
+    assert bakers("census", "run", "freecell", "--deals", "1-10", "--out", str(good),
+                  "--workers", "1").returncode == 0
+    other = bakers("census", "run", "freecell", "--cells", "3", "--deals", "1-10", "--out",
+                   str(good), "--workers", "1")
+    assert other.returncode == 2 and "a census of freecell with 4 cells" in other.stderr
+    for err in (other.stderr, out.stderr):
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1
