@@ -612,44 +612,6 @@ def test_killed_run_resumes_without_recomputing(tmp_path: Path) -> None:
     assert table(path) == table(clean)
 
 
-@pytest.fixture
-def dask_cluster(tmp_path: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
-    """``dask scheduler`` and two ``dask worker`` processes, from the command line."""
-    sched_file = tmp_path / "scheduler.json"
-    procs: list[subprocess.Popen[bytes]] = []
-    log = (tmp_path / "dask.log").open("wb")
-    try:
-        procs.append(subprocess.Popen(
-            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-             "--no-dashboard", "--scheduler-file", str(sched_file)],
-            stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
-        end = time.monotonic() + 60
-        while not sched_file.exists() or not sched_file.read_text().strip():
-            assert time.monotonic() < end, "the scheduler did not start"
-            time.sleep(0.2)
-        address = json.loads(sched_file.read_text())["address"]
-        for name in ("w1", "w2"):
-            procs.append(subprocess.Popen(
-                [str(BIN / "dask"), "worker", address, "--name", name, "--nthreads", "1",
-                 "--no-nanny", "--no-dashboard"],
-                stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
-        from distributed import Client
-        with Client(address, timeout="30s") as client:
-            client.wait_for_workers(2, timeout=60)
-        yield address, procs
-    finally:
-        for proc in reversed(procs):
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-        for proc in procs:
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-        log.close()
-
-
 @pytest.mark.slow
 def test_dask_cluster_gives_the_local_table_even_when_a_worker_dies(
         dask_cluster: tuple[str, list[subprocess.Popen[bytes]]], small: Path,

@@ -4,6 +4,7 @@ what the first pass left unknown; the same figures with one worker or two."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -82,3 +83,21 @@ def test_census_errors_are_one_line(tmp_path: Path) -> None:
     assert other.returncode == 2 and "a census of freecell with 4 cells" in other.stderr
     for err in (other.stderr, out.stderr):
         assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.slow
+def test_a_census_on_a_dask_cluster_gives_the_local_figures(
+        dask_cluster: tuple[str, list[subprocess.Popen[bytes]]], tmp_path: Path) -> None:
+    address, _ = dask_cluster
+    local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    assert bakers("census", "run", "freecell", "--deals", "11000-13000", "--out", str(local),
+                  "--workers", "1").returncode == 0
+    done = bakers("census", "run", "freecell", "--deals", "11000-13000", "--out", str(remote),
+                  "--scheduler", address, timeout=300)
+    assert done.returncode == 0, done.stderr
+    a, b = report(local), report(remote)
+    assert {k: a[k] for k in ("ranges", "counts", "positions", "impossible")} == \
+        {k: b[k] for k in ("ranges", "counts", "positions", "impossible")}
+    no = bakers("census", "run", "freecell", "--deals", "1-10", "--out",
+                str(tmp_path / "x.jsonl"), "--scheduler", "tcp://127.0.0.1:1")
+    assert no.returncode == 2 and "cannot reach the Dask scheduler" in no.stderr

@@ -234,6 +234,7 @@ class Plan:
     proof: Limits | None = None
     proof_disk_gb: float | None = None
     task_deals: int = TASK_DEALS
+    scheduler: str | None = None  # a Dask scheduler's address: its workers decide the tasks
 
 
 Progress = Callable[[int], object]  # deals done so far in this run
@@ -256,7 +257,13 @@ def run(path: str | os.PathLike[str], plan: Plan, progress: Progress | None = No
     try:
         todo = list(_todo(plan.first, plan.last, done, plan.task_deals))
         count = 0
-        if plan.workers == 1:
+        if plan.scheduler is not None and todo:
+            for r in _on_dask(plan, todo):
+                writer.write(r.line())
+                count += r.last - r.first + 1
+                if progress:
+                    progress(count)
+        elif plan.workers == 1:
             for a, b in todo:
                 r = decide_range(plan.game.name, plan.game.cells, a, b, plan.limits)
                 writer.write(r.line())
@@ -296,6 +303,47 @@ def run(path: str | os.PathLike[str], plan: Plan, progress: Progress | None = No
     finally:
         writer.close()
     return read(file)
+
+
+def _on_dask(plan: Plan, todo: list[tuple[int, int]]) -> Iterator[RangeDone]:
+    """The tasks on the workers of the Dask scheduler ``plan.scheduler``, a
+    window at a time (four per worker); each result as it comes. A task a
+    lost worker held is run again by the scheduler on another."""
+    import importlib
+
+    try:
+        dist = importlib.import_module("distributed")
+    except ImportError:
+        raise CensusError("--scheduler needs dask.distributed: pip install "
+                          "'bakers[atlas]'") from None
+    try:
+        client = dist.Client(plan.scheduler, timeout="10s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise CensusError(f"cannot reach the Dask scheduler at {plan.scheduler}: "
+                          f"{exc}") from None
+    try:
+        workers = max(1, len(client.scheduler_info(n_workers=-1).get("workers", {})))
+        pending = iter(todo)
+        done = dist.as_completed()
+
+        def submit() -> bool:
+            span = next(pending, None)
+            if span is None:
+                return False
+            done.add(client.submit(decide_range, plan.game.name, plan.game.cells, span[0],
+                                   span[1], plan.limits, pure=False))
+            return True
+
+        for _ in range(workers * 4):
+            if not submit():
+                break
+        for future in done:
+            result: RangeDone = future.result()
+            future.release()
+            submit()
+            yield result
+    finally:
+        client.close()
 
 
 def _later_tiers(file: Path, plan: Plan, writer: _Writer) -> None:

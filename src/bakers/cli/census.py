@@ -46,10 +46,14 @@ def _deals(text: str) -> tuple[int, int]:
               metavar="GB", help="let a proof spill to disk, up to GB gigabytes")
 @click.option("--max-memory", type=click.IntRange(min=16), default=4096, show_default=True,
               help="MB per solve")
+@click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
+              help="decide the tasks on this Dask scheduler's workers (pip install "
+                   "'bakers[atlas]'); the later tiers run here")
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
 def run_cmd(game: str, cells: int | None, deals_text: str, out: str, workers: int | None,
             max_states: int, retry_max_states: int, proof_max_states: int,
-            proof_disk: float | None, max_memory: int, as_json: bool) -> None:
+            proof_disk: float | None, max_memory: int, scheduler: str | None,
+            as_json: bool) -> None:
     """Decide every deal of --deals of GAME into the census file --out: the
     same command resumes a stopped run."""
     g = find_game(game)
@@ -62,7 +66,7 @@ def run_cmd(game: str, cells: int | None, deals_text: str, out: str, workers: in
                        if retry_max_states else None),
                 proof=(Limits(max_states=proof_max_states, max_memory_mb=max_memory,
                               search="exhaustive") if proof_max_states else None),
-                proof_disk_gb=proof_disk)
+                proof_disk_gb=proof_disk, scheduler=scheduler)
     err = Console(stderr=True)
     bar = Progress(TextColumn(f"{g.title}, {g.cells} cells"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), console=err, transient=True,
