@@ -14,6 +14,8 @@ from ..census import Plan, read, run
 from ..games import find_game
 from ..verdicts import Limits
 
+SHOWN = 40  # exceptional deals the text report lists
+
 
 @click.group("census")
 def census() -> None:
@@ -99,7 +101,10 @@ def _print(report: dict[str, object], as_json: bool) -> None:
     for kind in ("impossible", "unknown"):
         deals = report[kind]
         assert isinstance(deals, list)
-        click.echo(f"  {kind}: {' '.join(str(d) for d in deals) or 'none'}")
+        shown = " ".join(str(d) for d in deals[:SHOWN]) or "none"
+        more = f" … and {len(deals) - SHOWN:,} more (--json lists every one)" \
+            if len(deals) > SHOWN else ""
+        click.echo(f"  {kind}: {shown}{more}")
 
 
 COMMANDS = [census]
