@@ -27,6 +27,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -88,6 +89,14 @@ static long long dir_bytes(const char *dir)
     return sum;
 }
 
+/* Close a file the next checkpoint counts on, its bytes on the disk first
+ * (a power cut after the state file is renamed must not lose them). */
+static int close_synced(FILE *f)
+{
+    int bad = fflush(f) != 0 || fsync(fileno(f)) != 0;
+    return fclose(f) != 0 || bad;
+}
+
 static FILE *open_file(const char *path, const char *mode)
 {
     FILE *f = fopen(path, mode);
@@ -141,6 +150,12 @@ static int save_state(Disk *k)
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0)
         return E_IO;
+    /* the renames and new files of the level, on the disk with the state */
+    int dfd = open(k->opt->dir, O_RDONLY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
     return 0;
 }
 
@@ -464,9 +479,9 @@ static int next_layer(Disk *k)
     FILE *fresh = open_file(lvl, "wb"), *vout = open_file(vis, "wb");
     long long nfresh = 0;
     rc = fresh && vout ? merge_runs(k, nrun, NULL, fresh, vout, &nfresh) : E_IO;
-    if (fresh && fclose(fresh) != 0 && rc == 0)
+    if (fresh && close_synced(fresh) && rc == 0)
         rc = E_IO;
-    if (vout && fclose(vout) != 0 && rc == 0)
+    if (vout && close_synced(vout) && rc == 0)
         rc = E_IO;
     remove_runs(k, nrun);
     if (rc)
@@ -559,7 +574,7 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
     if (in)
         fclose(in);
     for (int h = 0; h <= NCARDS; h++)
-        if (pend[h] && fclose(pend[h]) != 0 && rc == 0)
+        if (pend[h] && close_synced(pend[h]) && rc == 0)
             rc = E_IO;
     if (rc == 0 && status == ST_STAGE)
         rc = flush_run(k, n, &nrun);
@@ -578,9 +593,9 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
     rc = vin && fresh && vout ? merge_runs(k, nrun, vin, fresh, vout, &nfresh) : E_IO;
     if (vin)
         fclose(vin);
-    if (fresh && fclose(fresh) != 0 && rc == 0)
+    if (fresh && close_synced(fresh) && rc == 0)
         rc = E_IO;
-    if (vout && fclose(vout) != 0 && rc == 0)
+    if (vout && close_synced(vout) && rc == 0)
         rc = E_IO;
     remove_runs(k, nrun);
     if (rc) {
