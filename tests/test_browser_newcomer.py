@@ -39,6 +39,15 @@ def deal7(table: Table) -> None:
     open_deal(table, "freecell", 7, autoplay="off")
 
 
+def two_moves_on_deal7(table: Table) -> None:
+    """Deal 7 as dealt, then A♣ home and 6♠ to its best place."""
+    deal7(table)
+    table.card("AC").click()
+    moves_are(table, 1)
+    table.card("6S").click()
+    moves_are(table, 2)
+
+
 def centre(table: Table, code: str) -> tuple[float, float]:
     box = table.card(code).bounding_box()
     assert box
@@ -109,11 +118,7 @@ def test_double_click_in_select_mode_sends_home(table: Table) -> None:
 # --- item 2: Restart asks; typed moves never press a focused button --------------------------
 
 def test_restart_asks_first(table: Table) -> None:
-    deal7(table)
-    table.card("AC").click()
-    moves_are(table, 1)
-    table.card("6S").click()
-    moves_are(table, 2)
+    two_moves_on_deal7(table)
     page = table.page
     page.click("#btn-restart")
     dialog = page.locator("#dlg-new")
@@ -141,11 +146,7 @@ def test_restart_asks_first(table: Table) -> None:
 @pytest.mark.parametrize("button", ["#btn-undo", "#btn-restart"])
 def test_typed_source_then_enter_plays_even_with_a_button_focused(
         table: Table, button: str) -> None:
-    deal7(table)
-    table.card("AC").click()
-    moves_are(table, 1)
-    table.card("6S").click()
-    moves_are(table, 2)
+    two_moves_on_deal7(table)
     page = table.page
     page.focus(button)
     table.keys("1", "Enter")  # column 1's J♠: its best place
