@@ -276,6 +276,17 @@ def test_what_one_engine_leaves_unknown_goes_to_the_other(tmp_path: Path) -> Non
         assert run_atlas(store, ask, InlineExecutor()).solves == 0
 
 
+def test_no_python_fallback_after_the_native_engine_unless_asked() -> None:
+    from bakers.atlas.run import RunOptions
+
+    if default_engine() != "native":
+        pytest.skip("the native solver core is not built here")
+    assert RunOptions(engine="native").request().fallback_engine is None
+    assert RunOptions(engine="python").request().fallback_engine == "native"
+    asked = RunOptions(engine="native", fallback_engine="python").request()
+    assert asked.fallback_engine == "python"
+
+
 def test_the_proof_pass_decides_what_the_portfolio_left_unknown(tmp_path: Path) -> None:
     if default_engine() != "native":
         pytest.skip("the native solver core is not built here")

@@ -459,9 +459,13 @@ class RunOptions:
 
         main_engine = check_engine(self.engine)
         fallback_engine = self.fallback_engine
-        if fallback_engine is None:  # the other engine, where it is built
-            other = "python" if main_engine == "native" else "native"
-            fallback_engine = other if other == "python" or default_engine() == "native" else "none"
+        if fallback_engine is None:
+            # the native engine, where it is built, for what the Python engine
+            # leaves; the Python engine expands a position about a hundred
+            # times slower, so it never finishes a search the native engine
+            # gave up on for its budget: no fallback then unless asked for
+            fallback_engine = ("native" if main_engine == "python" and default_engine() == "native"
+                               else "none")
         limits = Limits(timeout=self.timeout, max_states=self.max_states,
                         max_memory_mb=self.max_memory)
         retry = (Limits(timeout=self.timeout, max_states=self.retry_max_states,

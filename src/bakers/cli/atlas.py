@@ -74,7 +74,8 @@ def atlas() -> None:
               help="solver engine (default: the solver's default)")
 @click.option("--fallback-engine", type=click.Choice(["native", "python", "none"]),
               default=None, help="engine for what is still unknown after the retry "
-              "(default: the other engine, where both are built)")
+              "(default: the native engine after the Python one, where it is built; "
+              "none after the native engine)")
 @click.option("--json", "as_json", is_flag=True, help="print the run's summary as JSON")
 @click.option("--no-progress", is_flag=True, help="no progress bars")
 def run_cmd(out: str, scheduler: str | None, as_json: bool, no_progress: bool,
