@@ -3,7 +3,13 @@
  * detection, for proofs of loss larger than memory.
  *
  * A position is kept in the compact delta form of the root (exhaust.c),
- * padded to a fixed record (24 bytes in the three games). Every position of
+ * padded to a fixed record (24 bytes in the three games). The sorted files
+ * (runs, a layer's set, levels) keep each record as its difference from the
+ * one before: the length of the prefix they share and of the record's
+ * trailing zeros, then the bytes between (sorted neighbours share most of
+ * their foundations and moved-card bits, and short forms end in padding),
+ * about a third of the fixed size; the pending files are unsorted and keep
+ * fixed records. Every position of
  * a layer is reached from the layer's first level (the positions that lower
  * layers sent up to it) or from the level before it in the same layer, so a
  * layer is searched level by level: the level's positions are expanded; the
@@ -32,7 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DISK_MAGIC "bakers-disk-search 1"
+#define DISK_MAGIC "bakers-disk-search 2"
 #define E_FULL (-1000) /* the disk budget is spent (b->limit says so) */
 #define E_IO (-1001)   /* a file could not be read or written */
 #define IOBUF (1u << 20)
@@ -126,6 +132,57 @@ static int write_recs(Disk *k, FILE *f, const uint8_t *recs, size_t n)
         return E_IO;
     k->disk += (long long)(n * (size_t)k->rec);
     return 0;
+}
+
+/* A sorted file of records, each kept as its difference from the previous
+ * one (see the top of the file). */
+typedef struct {
+    FILE *f;
+    uint8_t prev[32];
+} Sorted;
+
+static Sorted sorted_of(FILE *f)
+{
+    Sorted s;
+    memset(&s, 0, sizeof s);
+    s.f = f;
+    return s;
+}
+
+static int put_sorted(Disk *k, Sorted *s, const uint8_t *rec)
+{
+    int n = k->rec, p = 0, z = 0;
+    while (p < n && rec[p] == s->prev[p])
+        p++;
+    while (z < n - p && rec[n - 1 - z] == 0)
+        z++;
+    uint8_t out[34];
+    out[0] = (uint8_t)p;
+    out[1] = (uint8_t)z;
+    memcpy(out + 2, rec + p, (size_t)(n - p - z));
+    size_t len = (size_t)(n - p - z + 2);
+    if (disk_full(k, (long long)len))
+        return E_FULL;
+    if (fwrite(out, 1, len, s->f) != len)
+        return E_IO;
+    k->disk += (long long)len;
+    memcpy(s->prev, rec, (size_t)n);
+    return 0;
+}
+
+/* The next record into ``rec``: 1, or 0 at the end (or on a bad file). */
+static int get_sorted(const Disk *k, Sorted *s, uint8_t *rec)
+{
+    int n = k->rec;
+    int p = getc_unlocked(s->f), z = getc_unlocked(s->f);
+    if (p == EOF || z == EOF || p + z > n)
+        return 0;
+    memcpy(rec, s->prev, (size_t)p);
+    if (fread(rec + p, 1, (size_t)(n - p - z), s->f) != (size_t)(n - p - z))
+        return 0;
+    memset(rec + n - z, 0, (size_t)z);
+    memcpy(s->prev, rec, (size_t)n);
+    return 1;
 }
 
 /* --- the state file: the checkpoint ---------------------------------------- */
@@ -231,14 +288,14 @@ static int pack(const Disk *k, const uint8_t *key, uint8_t *out)
 /* --- sorted streams: runs merged ------------------------------------------ */
 
 typedef struct {
-    FILE *f;
+    Sorted in;
     uint8_t cur[32];
     int live;
 } Stream;
 
 static void stream_next(const Disk *k, Stream *s)
 {
-    s->live = s->f && fread(s->cur, (size_t)k->rec, 1, s->f) == 1;
+    s->live = s->in.f && get_sorted(k, &s->in, s->cur) == 1;
 }
 
 /* The next record of the union of ``n`` sorted streams (repeats dropped):
@@ -271,7 +328,10 @@ static int flush_run(Disk *k, size_t n, int *nrun)
     FILE *f = open_file(path, "wb");
     if (!f)
         return E_IO;
-    int rc = write_recs(k, f, k->buf, n);
+    Sorted out = sorted_of(f);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = put_sorted(k, &out, k->buf + i * (size_t)k->rec);
     if (fclose(f) != 0 && rc == 0)
         rc = E_IO;
     (*nrun)++;
@@ -291,8 +351,11 @@ static void remove_runs(Disk *k, int nrun)
 /* Merge the runs: with ``vis`` (the layer's sorted set, may be NULL) the
  * records not in it go to ``fresh`` and the union to ``vis_out``; the count
  * of fresh records in *nfresh. */
-static int merge_runs(Disk *k, int nrun, FILE *vis, FILE *fresh, FILE *vis_out, long long *nfresh)
+static int merge_runs(Disk *k, int nrun, FILE *vis, FILE *fresh_f, FILE *vis_out_f,
+                      long long *nfresh)
 {
+    Sorted fresh_s = sorted_of(fresh_f), vis_s = sorted_of(vis_out_f);
+    Sorted *fresh = &fresh_s, *vis_out = &vis_s;
     Stream *s = calloc((size_t)nrun + 1, sizeof(Stream));
     if (!s)
         return -BK_ERR_NOMEM;
@@ -300,19 +363,19 @@ static int merge_runs(Disk *k, int nrun, FILE *vis, FILE *fresh, FILE *vis_out, 
     char path[4096];
     for (int i = 0; i < nrun && rc == 0; i++) {
         path_of(k, path, sizeof path, "run-%05d.bin", i, 0);
-        s[i].f = open_file(path, "rb");
-        if (!s[i].f)
+        s[i].in = sorted_of(open_file(path, "rb"));
+        if (!s[i].in.f)
             rc = E_IO;
         else
             stream_next(k, &s[i]);
     }
-    Stream v = {vis, {0}, 0};
+    Stream v = {sorted_of(vis), {0}, 0};
     stream_next(k, &v);
     uint8_t x[32];
     *nfresh = 0;
     while (rc == 0 && merged_next(k, s, nrun, x)) {
         while (v.live && memcmp(v.cur, x, (size_t)k->rec) < 0) {
-            rc = write_recs(k, vis_out, v.cur, 1);
+            rc = put_sorted(k, vis_out, v.cur);
             stream_next(k, &v);
             if (rc)
                 break;
@@ -321,18 +384,18 @@ static int merge_runs(Disk *k, int nrun, FILE *vis, FILE *fresh, FILE *vis_out, 
             break;
         if (v.live && memcmp(v.cur, x, (size_t)k->rec) == 0)
             continue; /* seen before in this layer */
-        rc = write_recs(k, fresh, x, 1);
-        if (rc == 0 && vis_out != fresh)
-            rc = write_recs(k, vis_out, x, 1);
+        rc = put_sorted(k, fresh, x);
+        if (rc == 0)
+            rc = put_sorted(k, vis_out, x);
         (*nfresh)++;
     }
     while (rc == 0 && v.live) {
-        rc = write_recs(k, vis_out, v.cur, 1);
+        rc = put_sorted(k, vis_out, v.cur);
         stream_next(k, &v);
     }
     for (int i = 0; i < nrun; i++)
-        if (s[i].f)
-            fclose(s[i].f);
+        if (s[i].in.f)
+            fclose(s[i].in.f);
     free(s);
     return rc;
 }
@@ -367,7 +430,8 @@ static int find_parent(Disk *k, int layer, int level, uint8_t *key, Step *m)
         return errno == ENOENT ? 0 : E_IO;
     uint8_t rec[32], q[NCARDS];
     int found = 0;
-    while (!found && fread(rec, (size_t)k->rec, 1, f) == 1) {
+    Sorted in = sorted_of(f);
+    while (!found && get_sorted(k, &in, rec) == 1) {
         delta_unpack(&k->d, rec, k->rec, q);
         if (parent_of(k, q, key, m)) {
             memcpy(key, q, NCARDS);
@@ -510,7 +574,8 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
     uint8_t rec[32], key[NCARDS];
     Pos pos;
     b->states = k->states0;
-    while (fread(rec, (size_t)k->rec, 1, in) == 1) {
+    Sorted level = sorted_of(in);
+    while (get_sorted(k, &level, rec) == 1) {
         if (!(b->states & 255)) {
             if (budget_check(b)) {
                 status = ST_LIMIT;
@@ -652,7 +717,8 @@ static int start(Disk *k)
         FILE *f = open_file(i ? vis : lvl, "wb");
         if (!f)
             return E_IO;
-        rc = write_recs(k, f, rec, 1);
+        Sorted out = sorted_of(f);
+        rc = put_sorted(k, &out, rec);
         if (fclose(f) != 0 && rc == 0)
             rc = E_IO;
     }
