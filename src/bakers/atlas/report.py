@@ -93,6 +93,9 @@ PUBLISHED: tuple[Published, ...] = (
                 count / 32_000, measure=f"fewest={k}", first=1, last=32_000,
                 note=f"{count:,} deal{'s' if count != 1 else ''}")
       for k, count in enumerate(FC_FEWEST_32000)),
+    Published("FreeCell deals 1–32,000, 2 cells: 6,619 impossible (Freecell Solver's "
+              "two-cell report)", "freecell", 2, 1 - 6_619 / 32_000, first=1, last=32_000,
+              note="6,619 impossible"),
     Published("FreeCell deals 1–1,000,000, 4 cells: 8 impossible", "freecell", 4,
               1 - 8 / 1_000_000, first=1, last=1_000_000,
               impossible_list=FC_IMPOSSIBLE_4_1M, note=", ".join(map(str, FC_IMPOSSIBLE_4_1M))),
