@@ -4,7 +4,11 @@ what the first pass left unknown; the same figures with one worker or two."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -101,3 +105,56 @@ def test_a_census_on_a_dask_cluster_gives_the_local_figures(
     no = bakers("census", "run", "freecell", "--deals", "1-10", "--out",
                 str(tmp_path / "x.jsonl"), "--scheduler", "tcp://127.0.0.1:1")
     assert no.returncode == 2 and "cannot reach the Dask scheduler" in no.stderr
+
+
+def _task_lines(path: Path) -> list[str]:
+    return [line for line in path.read_text().splitlines(keepends=True)[1:]
+            if line.endswith("\n")]
+
+
+def _wait_for_tasks(path: Path, n: int, proc: subprocess.Popen[bytes], seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while not (path.exists() and len(_task_lines(path)) >= n):
+        assert proc.poll() is None, "the census ended before the kill"
+        assert time.monotonic() < end, f"fewer than {n} tasks written"
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_a_killed_worker_and_a_killed_client_change_nothing(
+        dask_cluster: tuple[str, list[subprocess.Popen[bytes]]], tmp_path: Path) -> None:
+    """One of the two ``dask worker`` processes killed mid-run, then the
+    client killed: resumed, the census equals a local run's, and the ranges
+    finished before the kill are neither redone nor rewritten."""
+    address, procs = dask_cluster
+    deals = ["--deals", "1-120000", "--task-deals", "1000", "--retry-max-states", "0"]
+    local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
+    assert bakers("census", "run", "freecell", *deals, "--out", str(local),
+                  "--workers", "1", timeout=300).returncode == 0
+    cmd = [sys.executable, "-m", "bakers", "census", "run", "freecell", *deals,
+           "--out", str(remote), "--scheduler", address]
+    client = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_tasks(remote, 10, client, 120)
+        os.killpg(procs[2].pid, signal.SIGKILL)  # worker w2, holding tasks
+        procs[2].wait()
+        _wait_for_tasks(remote, 40, client, 120)
+        client.send_signal(signal.SIGKILL)
+        client.wait()
+    finally:
+        if client.poll() is None:
+            client.kill()
+            client.wait()
+    before = _task_lines(remote)
+    assert 40 <= len(before) < 120
+    done = bakers("census", "run", "freecell", *deals, "--out", str(remote),
+                  "--scheduler", address, timeout=300)
+    assert done.returncode == 0, done.stderr
+    after = _task_lines(remote)
+    assert after[:len(before)] == before and len(after) == 120  # nothing redone
+    spans = sorted(tuple(json.loads(line)[k] for k in ("first", "last")) for line in after)
+    assert spans == [(a, a + 999) for a in range(1, 120001, 1000)]
+    a, b = report(local), report(remote)
+    assert {k: a[k] for k in ("ranges", "counts", "positions", "impossible")} == \
+        {k: b[k] for k in ("ranges", "counts", "positions", "impossible")}
+    assert a["impossible"] == [11982]

@@ -10,7 +10,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..census import Plan, read, run
+from ..census import TASK_DEALS, Plan, read, run
 from ..games import find_game
 from ..verdicts import Limits
 
@@ -51,11 +51,14 @@ def _deals(text: str) -> tuple[int, int]:
 @click.option("--scheduler", default=None, metavar="tcp://HOST:PORT",
               help="decide the tasks on this Dask scheduler's workers (pip install "
                    "'bakers[atlas]'); the later tiers run here")
+@click.option("--task-deals", type=click.IntRange(1, 1_000_000), default=TASK_DEALS,
+              show_default=True, help="consecutive deals a task decides (one message each "
+              "way; a lost worker costs at most its tasks)")
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
 def run_cmd(game: str, cells: int | None, deals_text: str, out: str, workers: int | None,
             max_states: int, retry_max_states: int, proof_max_states: int,
             proof_disk: float | None, max_memory: int, scheduler: str | None,
-            as_json: bool) -> None:
+            task_deals: int, as_json: bool) -> None:
     """Decide every deal of --deals of GAME into the census file --out: the
     same command resumes a stopped run."""
     g = find_game(game)
@@ -68,7 +71,7 @@ def run_cmd(game: str, cells: int | None, deals_text: str, out: str, workers: in
                        if retry_max_states else None),
                 proof=(Limits(max_states=proof_max_states, max_memory_mb=max_memory,
                               search="exhaustive") if proof_max_states else None),
-                proof_disk_gb=proof_disk, scheduler=scheduler)
+                proof_disk_gb=proof_disk, task_deals=task_deals, scheduler=scheduler)
     err = Console(stderr=True)
     bar = Progress(TextColumn(f"{g.title}, {g.cells} cells"), BarColumn(), MofNCompleteColumn(),
                    TimeElapsedColumn(), console=err, transient=True,
