@@ -3,6 +3,7 @@ what the first pass left unknown; the same figures with one worker or two."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -158,3 +159,36 @@ def test_a_killed_worker_and_a_killed_client_change_nothing(
     assert {k: a[k] for k in ("ranges", "counts", "positions", "impossible")} == \
         {k: b[k] for k in ("ranges", "counts", "positions", "impossible")}
     assert a["impossible"] == [11982]
+
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "census"
+FC_IMPOSSIBLE_4_1M = [11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948]
+
+
+@pytest.mark.parametrize(("name", "cells", "span", "impossible", "unknown"), [
+    ("freecell-4cells-1-1000000.jsonl", 4, (1, 1_000_000), 8, []),
+    ("freecell-4cells-2147483649-2157483648.jsonl", 4, (2_147_483_649, 2_157_483_648), 121, []),
+    ("freecell-3cells-1-1000000.jsonl", 3, (1, 1_000_000), 6_398, [138026]),
+])
+def test_the_committed_census_files_hold_what_the_docs_say(
+        name: str, cells: int, span: tuple[int, int], impossible: int,
+        unknown: list[int]) -> None:
+    """Every range done once, the counts adding up, and a few of the
+    impossible deals (the cheapest proofs) decided again by today's core."""
+    census = read(DATA / name)
+    assert (census.game, census.cells) == ("freecell", cells)
+    spans = sorted((r.first, r.last) for r in census.ranges)
+    assert spans[0][0] == span[0] and spans[-1][1] == span[1]
+    assert all(b + 1 == c for (_, b), (c, _) in itertools.pairwise(spans))  # no gap or overlap
+    got = census.report()
+    assert got["counts"] == {"winnable": span[1] - span[0] + 1 - impossible - len(unknown),
+                             "impossible": impossible, "unknown": len(unknown)}
+    assert got["unknown"] == unknown
+    if name == "freecell-4cells-1-1000000.jsonl":
+        assert got["impossible"] == FC_IMPOSSIBLE_4_1M
+    cheapest = sorted(got["impossible_positions"].items(), key=lambda kv: kv[1])[:3]
+    game = FC.with_cells(cells)
+    for deal, positions in cheapest:
+        found = native.search_deals(game, int(deal), 1, native.Portfolio.for_game(game),
+                                    timeout=None, max_states=1_000_000, max_memory_mb=1024)
+        assert found[0][0].verdict == "impossible", (deal, positions)
