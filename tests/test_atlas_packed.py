@@ -32,7 +32,7 @@ def test_a_packed_atlas_holds_what_a_plain_one_holds(tmp_path: Path) -> None:
     assert without_seconds(export(plain)) == without_seconds(export(packed))
     assert packed.read_bytes()[:2] == b"\x1f\x8b"  # gzip
     with gzip.open(packed, "rt") as fh:
-        assert fh.readline().strip() == "bakers atlas,1"
+        assert fh.readline().strip() == "bakers atlas,2"
     # a run on the packed file starts from it and adds to it
     more = bakers("atlas", "run", "--out", str(packed), "--deals", "1-400", *RUN)
     assert more.returncode == 0, more.stderr
@@ -65,3 +65,35 @@ def test_a_file_that_is_not_a_packed_atlas_is_refused_in_one_line(tmp_path: Path
     bad.write_bytes(b"not gzip at all")
     out = bakers("atlas", "report", str(bad))
     assert out.returncode == 2 and "not a packed atlas" in out.stderr
+
+
+def test_an_atlas_of_the_first_format_is_read_and_carried_forward(tmp_path: Path) -> None:
+    """Files written before attempts kept their proofs' disk (format 1):
+    packed or SQLite, every command reads them, and a run writes them back
+    in today's format with the same rows."""
+    packed = tmp_path / "atlas.csv.gz"
+    assert bakers("atlas", "run", "--out", str(packed), "--deals", "1-50", *RUN).returncode == 0
+    rows = export(packed)
+    with gzip.open(packed, "rt") as fh:
+        lines = fh.read().splitlines()
+    old = ["bakers atlas,1"] + [line.rsplit(",", 1)[0] if line.startswith("attempts,") else line
+                               for line in lines[1:]]  # the disk column dropped
+    with gzip.open(packed, "wt") as fh:
+        fh.write("\n".join(old) + "\n")
+    assert export(packed) == rows
+    plain = tmp_path / "atlas.sqlite"
+    assert bakers("atlas", "run", "--out", str(plain), "--deals", "1-50", *RUN).returncode == 0
+    with open_store(plain) as store:
+        store.db.execute("ALTER TABLE attempts DROP COLUMN disk_bytes")
+        store.db.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+        store.db.commit()
+    assert without_seconds(export(plain)) == without_seconds(rows)
+    with open_store(plain) as store:
+        assert store.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() == ("2",)
+        assert store.db.execute("SELECT SUM(disk_bytes) FROM attempts").fetchone() == (0,)
+    more = bakers("atlas", "run", "--out", str(packed), "--deals", "1-60", *RUN)
+    assert more.returncode == 0, more.stderr
+    with gzip.open(packed, "rt") as fh:
+        assert fh.readline().strip() == "bakers atlas,2"
+    after = export(packed)
+    assert set(rows[1:]) <= set(after[1:]) and len(after) == 1 + 2 * 60

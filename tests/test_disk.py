@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -174,3 +175,11 @@ def test_the_atlas_proof_pass_spills_to_disk_and_resumes(
     rows = bakers("atlas", "export", str(out)).stdout.splitlines()
     assert "freecell,1,1706,impossible,solved,2365759," in "\n".join(rows)
     assert not folder.exists()
+    # the file keeps what the proof held on disk, and the report lists it
+    with sqlite3.connect(out) as db:
+        held = db.execute("SELECT MAX(disk_bytes) FROM attempts WHERE deal = 1706 AND "
+                          "verdict = 'impossible'").fetchone()[0]
+    assert 1_000_000 < held < 2_365_759 * 48
+    report = bakers("atlas", "report", str(out)).stdout
+    largest = report.split("Largest proofs")[1]
+    assert f"| FreeCell | 1706 | 1 | impossible | 2,365,759 | {held / 2**20:,.0f} MB |" in largest

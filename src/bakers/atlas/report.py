@@ -170,6 +170,19 @@ class Hard:
 
 
 @dataclasses.dataclass(frozen=True)
+class Proof:
+    """One exhaustive search the atlas ran (the proof pass)."""
+
+    game: str
+    deal: int
+    cells: int
+    verdict: str
+    states: int
+    disk_bytes: int
+    seconds: float
+
+
+@dataclasses.dataclass(frozen=True)
 class Comparison:
     figure: Published
     ours: float | None
@@ -187,6 +200,7 @@ class AtlasFigures:
     engines: list[str]
     budgets: list[str]
     impossible: dict[tuple[str, int], list[int]]
+    proofs: list[Proof] = dataclasses.field(default_factory=list)
 
     def cell(self, game: str, cells: int) -> CellFigures | None:
         return next((c for c in self.cells if (c.game, c.cells) == (game, cells)), None)
@@ -247,7 +261,11 @@ def gather(store: AtlasStore, hardest: int = 20) -> AtlasFigures:
         "SELECT budget FROM attempts GROUP BY budget ORDER BY MIN(max_states IS NULL), "
         "MIN(max_states)")]
     comparisons = [c for c in (compare(store.db, f) for f in PUBLISHED) if c is not None]
-    return AtlasFigures(cells, fewest, hard, comparisons, engines, budgets, impossible)
+    proofs = [Proof(*row) for row in db.execute(
+        "SELECT game, deal, cells, verdict, states, disk_bytes, seconds FROM attempts "
+        "WHERE budget LIKE '%search=exhaustive%' "
+        "ORDER BY states DESC, game, deal, cells LIMIT ?", (hardest,))]
+    return AtlasFigures(cells, fewest, hard, comparisons, engines, budgets, impossible, proofs)
 
 
 def compare(db: sqlite3.Connection, figure: Published) -> Comparison | None:
@@ -363,6 +381,13 @@ def tables(fig: AtlasFigures) -> list[tuple[str, list[str], list[list[str]]]]:
     out.append(("Hardest deals (solver time over all attempts)",
                 ["game", "deal", "cells", "verdict", "attempts", "positions", "time"], rows))
 
+    if fig.proofs:
+        rows = [[title(p.game), str(p.deal), str(p.cells), p.verdict, f"{p.states:,}",
+                 fmt_bytes(p.disk_bytes) if p.disk_bytes else "in memory",
+                 fmt_seconds(p.seconds)] for p in fig.proofs]
+        out.append(("Largest proofs (the exhaustive search of the proof pass)",
+                    ["game", "deal", "cells", "verdict", "positions", "disk", "time"], rows))
+
     rows = []
     for cmp in fig.comparisons:
         f = cmp.figure
@@ -375,6 +400,15 @@ def tables(fig: AtlasFigures) -> list[tuple[str, list[str], list[list[str]]]]:
         "published figure", "compared on", "published", "atlas", "atlas deals", "difference",
         "difference in SE", "notes"], rows))
     return out
+
+
+def fmt_bytes(n: int) -> str:
+    """Bytes as a reader takes them in.
+
+    >>> fmt_bytes(27_228_548), fmt_bytes(5 * 2**30)
+    ('26 MB', '5.00 GB')
+    """
+    return f"{n / 2**20:,.0f} MB" if n < 2**30 else f"{n / 2**30:,.2f} GB"
 
 
 def markdown(fig: AtlasFigures) -> str:

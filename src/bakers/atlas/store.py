@@ -41,7 +41,7 @@ from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, infer
 from .work import Attempt, budget_key, search_of
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: attempts.disk_bytes; files of version 1 are read and updated
 PACKED_MAGIC = "bakers atlas"
 PACK_EVERY = 120.0  # seconds between write-backs of a packed atlas during a run
 # the tables of a packed atlas, each with the columns (by index) that may be NULL
@@ -66,6 +66,7 @@ CREATE TABLE IF NOT EXISTS attempts (
     verdict TEXT NOT NULL CHECK (verdict IN ('winnable', 'impossible', 'unknown')),
     states INTEGER NOT NULL, seconds REAL NOT NULL, cpu_seconds REAL NOT NULL,
     moves INTEGER, limit_text TEXT NOT NULL, run INTEGER NOT NULL,
+    disk_bytes INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game, cells, deal, engine, budget)
 );
 CREATE TABLE IF NOT EXISTS results (
@@ -142,6 +143,13 @@ class AtlasStore:
                 "SELECT name FROM sqlite_master WHERE type='table'")}
             if tables and not {"meta", "attempts", "results"} <= tables:
                 raise AtlasError(f"{self.path}: an SQLite file, but not an atlas")
+            if "attempts" in tables and "disk_bytes" not in {
+                    r[1] for r in self.db.execute("PRAGMA table_info(attempts)")}:
+                with self.db:  # version 1: no disk column
+                    self.db.execute("ALTER TABLE attempts ADD COLUMN disk_bytes INTEGER "
+                                    "NOT NULL DEFAULT 0")
+                    self.db.execute("UPDATE meta SET value = ? WHERE key = 'schema'",
+                                    (SCHEMA_VERSION,))
             if create or tables or self.packed is not None:
                 with self.db:
                     self.db.executescript(SCHEMA)
@@ -173,14 +181,18 @@ class AtlasStore:
                 rows = list(csv.reader(fh))
         except (OSError, EOFError, csv.Error, UnicodeDecodeError) as exc:
             raise AtlasError(f"{packed}: not a packed atlas ({exc})") from None
-        if not rows or rows[0] != [PACKED_MAGIC, SCHEMA_VERSION]:
+        if not rows or rows[0] not in ([PACKED_MAGIC, SCHEMA_VERSION], [PACKED_MAGIC, "1"]):
             raise AtlasError(f"{packed}: not a packed atlas of this format version")
+        width = {kind: len(self.db.execute(f"SELECT * FROM {kind} LIMIT 0").description)
+                 for kind in PACKED_TABLES}
         by_kind: dict[str, list[list[str | None]]] = {kind: [] for kind in PACKED_TABLES}
         for row in rows[1:]:
             kind, *values = row
             nullable = PACKED_TABLES.get(kind)
             if nullable is None:
                 raise AtlasError(f"{packed}: a row of unknown kind {kind!r}")
+            if kind == "attempts" and len(values) == width[kind] - 1:
+                values.append("0")  # version 1: no disk column
             by_kind[kind].append([None if v == "" and i in nullable else v
                                   for i, v in enumerate(values)])
         with self.db:
@@ -309,9 +321,9 @@ class AtlasStore:
                 budget = keys[id(a.limits)] = budget_key(a.limits)
             rows.append((a.game, a.cells, a.deal, a.engine, budget, a.limits.max_states,
                          a.limits.timeout, a.limits.max_memory_mb, a.verdict, a.states,
-                         a.seconds, a.cpu_seconds, a.moves, a.limit, run))
+                         a.seconds, a.cpu_seconds, a.moves, a.limit, run, a.disk_bytes))
         self.db.executemany("INSERT OR REPLACE INTO attempts VALUES "
-                            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+                            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         written: list[ResultRow] = []
         for game, wanted in by_game.items():
             if game in fresh:

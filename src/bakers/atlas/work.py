@@ -130,6 +130,7 @@ class Attempt:
     limit: str
     engine: str
     limits: Limits
+    disk_bytes: int = 0  # the most a proof on disk held there
 
 
 def disk_plan(game: str, cells: int, deal: int, limits: Limits) -> DiskPlan | None:
@@ -175,7 +176,8 @@ def solve_one(game: str, cells: int, deal: int, limits: Limits,
                    states=result.states, seconds=seconds,
                    cpu_seconds=cpu_seconds() - cpu_start,
                    moves=len(result.moves) if won else None, limit=result.limit or "",
-                   engine=engine_label(result.engine), limits=limits)
+                   engine=engine_label(result.engine), limits=limits,
+                   disk_bytes=result.disk_bytes)
 
 
 def plan_deal(job: DealJob, limits: Limits, engine: str | None = None) -> list[Attempt]:

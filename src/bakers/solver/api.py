@@ -112,6 +112,8 @@ class SolveResult:
     foundation, a run moved at once counting one; with ``lines="short"``,
     ``optimal`` says no shorter line exists (proven) and ``lower_bound`` is
     the bound the proof reached (no line has fewer player moves).
+    ``disk_bytes``: the most bytes an exhaustive search that spilled to disk
+    held there (0 when it stayed in memory).
     """
 
     verdict: Verdict
@@ -126,6 +128,7 @@ class SolveResult:
     player_moves: int | None = None
     optimal: bool = False
     lower_bound: int | None = None
+    disk_bytes: int = 0
 
     def texts(self, single: bool = False) -> list[str]:
         """The line as text (``single``: every card movement explicit, each
@@ -440,6 +443,7 @@ class _Found:
     exhaustive_line: bool = False
     optimal: bool = False
     lower_bound: int | None = None
+    disk_bytes: int = 0
 
 
 def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
@@ -456,7 +460,8 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
                               max_states=req.max_states, max_memory_mb=req.max_memory_mb)
     states = found.states
     if found.verdict != "winnable":
-        return _Found(Verdict(found.verdict), states, req.limit(found.limit))
+        return _Found(Verdict(found.verdict), states, req.limit(found.limit),
+                      disk_bytes=found.disk_bytes)
     assert found.line is not None
     card_line = found.line
     optimal, lower_bound = False, None
@@ -480,7 +485,7 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
                   make_line=functools.partial(play_line, board, card_line,
                                               exhaustive=exhaustive_line),
                   card_line=card_line, exhaustive_line=exhaustive_line,
-                  optimal=optimal, lower_bound=lower_bound)
+                  optimal=optimal, lower_bound=lower_bound, disk_bytes=found.disk_bytes)
 
 
 def _python_search(board: Board, req: SolveRequest, start: float) -> _Found:
@@ -531,7 +536,8 @@ def _checked_win(board: Board, req: SolveRequest, found: _Found, start: float) -
     if not ok:
         return SolveResult(Verdict.UNKNOWN, states=found.states,
                            seconds=time.perf_counter() - start,
-                           limit=_check_failed(problem), engine=req.engine_name)
+                           limit=_check_failed(problem), engine=req.engine_name,
+                           disk_bytes=found.disk_bytes)
     count = count_player_moves(moves)
     optimal, lower_bound = found.optimal, found.lower_bound
     if lower_bound is not None and lower_bound > count:
@@ -539,7 +545,7 @@ def _checked_win(board: Board, req: SolveRequest, found: _Found, start: float) -
     optimal = optimal and lower_bound == count
     return SolveResult(Verdict.WINNABLE, moves, singles, found.states,
                        time.perf_counter() - start, None, move_texts, single_texts, req.engine_name,
-                       count, optimal, lower_bound)
+                       count, optimal, lower_bound, found.disk_bytes)
 
 
 def solve(board: Board, *, timeout: float | None = None,
@@ -595,7 +601,7 @@ def solve(board: Board, *, timeout: float | None = None,
     if found.verdict is not Verdict.WINNABLE:
         return SolveResult(found.verdict, states=found.states,
                            seconds=time.perf_counter() - start, limit=found.limit,
-                           engine=req.engine_name)
+                           engine=req.engine_name, disk_bytes=found.disk_bytes)
     return _checked_win(board, req, found, start)
 
 

@@ -160,13 +160,15 @@ _portfolio_for = _ByIdentity(Portfolio._make)
 class Outcome:
     """What the core found: ``verdict`` is winnable, impossible or unknown;
     ``limit`` names the limit that stopped it ("states", "timeout",
-    "memory"); ``line`` is the winning line in card terms."""
+    "memory"); ``line`` is the winning line in card terms; ``disk_bytes`` the
+    most bytes a search on disk held there (0: it stayed in memory)."""
 
     verdict: str
     limit: str | None
     states: int
     line: CardLine
     peak_bytes: int
+    disk_bytes: int = 0
 
 
 def _rival_args(rival: Rival | None) -> tuple[tuple[int, ...], int, int, int, int] | None:
@@ -392,7 +394,8 @@ def exhaust_disk(board: Board, work_dir: str, *, timeout: float | None, max_stat
         cols, cells, *_rules_args(board.game), _weights(Portfolio.for_game(board.game).weights),
         *_limit_args(timeout, max_states, max_memory_mb), work_dir,
         -1 if max_disk_bytes is None else max_disk_bytes, resume, progress)
-    return DiskOutcome(Outcome(status, limit, states, list(line or []), peak), disk_peak)
+    return DiskOutcome(Outcome(status, limit, states, list(line or []), peak, disk_peak),
+                       disk_peak)
 
 
 # The short-line search: beam widths, small ones (before the proof) first.
