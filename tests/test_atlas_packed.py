@@ -5,6 +5,8 @@ to the same bytes."""
 from __future__ import annotations
 
 import gzip
+import subprocess
+import sys
 from pathlib import Path
 
 from helpers import bakers
@@ -97,3 +99,11 @@ def test_an_atlas_of_the_first_format_is_read_and_carried_forward(tmp_path: Path
         assert fh.readline().strip() == "bakers atlas,2"
     after = export(packed)
     assert set(rows[1:]) <= set(after[1:]) and len(after) == 1 + 2 * 60
+
+
+def test_the_atlas_page_shows_the_committed_atlas() -> None:
+    """docs/atlas.md's tables are the report of data/atlas/atlas.csv.gz."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, str(root / "scripts" / "atlas_tables.py"), "--check"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
