@@ -107,3 +107,30 @@ def test_the_atlas_page_shows_the_committed_atlas() -> None:
     done = subprocess.run([sys.executable, str(root / "scripts" / "atlas_tables.py"), "--check"],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_atlases_run_apart_merge_into_one(tmp_path: Path) -> None:
+    """``bakers atlas merge``: attempts made elsewhere taken in (packed or
+    SQLite), an unknown replaced where the other file resolved it, rows made
+    again across both; merging twice changes nothing."""
+    one, two, whole = tmp_path / "one.csv.gz", tmp_path / "two.sqlite", tmp_path / "whole.sqlite"
+    tiny = ["--max-states", "60", "--retry-max-states", "0", "--proof-max-states", "0"]
+    assert bakers("atlas", "run", "--out", str(one), "--deals", "1-30", *RUN, *tiny
+                  ).returncode == 0
+    assert "unknown" in "\n".join(export(one))  # 60 positions leave some open
+    before = [r for r in without_seconds(export(one))[1:] if int(r.split(",")[2]) < 20]
+    assert bakers("atlas", "run", "--out", str(two), "--deals", "20-50", *RUN).returncode == 0
+    assert bakers("atlas", "run", "--out", str(whole), "--deals", "1-50", *RUN).returncode == 0
+    done = bakers("atlas", "merge", str(one), str(two))
+    assert done.returncode == 0, done.stderr
+    merged = without_seconds(export(one))
+    assert len(merged) == 1 + 2 * 50
+    # deals 20-50 as the larger budget decided them; 1-19 as the tiny one left them
+    assert [r for r in merged[1:] if int(r.split(",")[2]) < 20] == before
+    assert {r for r in merged[1:] if int(r.split(",")[2]) >= 20} == \
+        {r for r in without_seconds(export(whole))[1:] if int(r.split(",")[2]) >= 20}
+    again = bakers("atlas", "merge", str(one), str(two))
+    assert again.returncode == 0 and "0 attempts taken in" in again.stdout
+    assert without_seconds(export(one)) == merged
+    bad = bakers("atlas", "merge", str(one), str(tmp_path / "none.sqlite"))
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr

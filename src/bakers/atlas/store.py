@@ -349,6 +349,55 @@ class AtlasStore:
                 written.extend(self._update_results(game, wanted))
         return written
 
+    def merge(self, other: AtlasStore) -> tuple[int, int]:
+        """Take in another atlas's attempts (made on another machine, say):
+        each as a run of this file, a call this file has not made added, one
+        it made replaced only where the other resolved what it left unknown;
+        then the table rows of every deal concerned are made again from all
+        their attempts, so that verdicts follow by monotonicity across both
+        (a contradiction between the files is an error, and nothing is
+        written). Returns the attempts added and the rows written."""
+        runs: dict[int, int] = {}
+        taken: list[tuple[Any, ...]] = []
+        with self.db:
+            mine = {tuple(r[:5]): r[5] for r in self.db.execute(
+                "SELECT game, cells, deal, engine, budget, verdict FROM attempts")}
+            for run_id, started, finished, options in other.db.execute(
+                    "SELECT id, started, finished, options FROM runs ORDER BY id"):
+                cur = self.db.execute(
+                    "INSERT INTO runs (started, finished, options) VALUES (?, ?, ?)",
+                    (started, finished, options))
+                assert cur.lastrowid is not None
+                runs[run_id] = cur.lastrowid
+            for row in other.db.execute(
+                    "SELECT game, cells, deal, engine, budget, max_states, timeout, "
+                    "max_memory_mb, verdict, states, seconds, cpu_seconds, moves, limit_text, "
+                    "run, disk_bytes FROM attempts ORDER BY game, deal, cells"):
+                had = mine.get(tuple(row[:5]))
+                if had is not None and (had != UNKNOWN or row[8] == UNKNOWN):
+                    continue
+                taken.append((*row[:14], runs.get(row[14], row[14]), row[15]))
+            self.db.executemany("INSERT OR REPLACE INTO attempts VALUES "
+                                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", taken)
+            wanted: dict[str, dict[int, set[int]]] = {}
+            for game, cells, deal, *_ in taken:
+                wanted.setdefault(game, {}).setdefault(deal, set()).add(cells)
+            for table in (self.db, other.db):
+                for game, deals in wanted.items():
+                    for deal, cells in table.execute(
+                            "SELECT deal, cells FROM results WHERE game = ?", (game,)):
+                        if deal in deals:
+                            deals[deal].add(cells)
+            written = 0
+            for game, deals in wanted.items():
+                ordered = sorted(deals.items())
+                for i in range(0, len(ordered), 1000):
+                    part = [(deal, tuple(sorted(cells))) for deal, cells in ordered[i:i + 1000]]
+                    written += len(self._update_results(game, part))
+        if taken:
+            self.changed = True
+        return len(taken), written
+
     def _holds(self, game: str, first: int, last: int) -> bool:
         """Whether the file has an attempt or a row of ``game`` for a deal
         ``first``–``last``."""

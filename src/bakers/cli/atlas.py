@@ -225,4 +225,16 @@ def export_cmd(path: str, out: str) -> None:
             csv.writer(fh, lineterminator="\n").writerows(export_rows(store))
 
 
+@atlas.command("merge")
+@click.argument("path")
+@click.argument("others", nargs=-1, required=True)
+def merge_cmd(path: str, others: tuple[str, ...]) -> None:
+    """Take the attempts of the atlas files OTHERS (run elsewhere) into the
+    atlas file PATH, and make its rows again from all of them."""
+    for other in others:
+        with open_store(other, create=False) as theirs, open_store(path) as store:
+            added, rows = store.merge(theirs)
+        click.echo(f"{other}: {added:,} attempts taken in, {rows:,} rows written")
+
+
 COMMANDS = [atlas]
