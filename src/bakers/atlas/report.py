@@ -201,6 +201,8 @@ class AtlasFigures:
     budgets: list[str]
     impossible: dict[tuple[str, int], list[int]]
     proofs: list[Proof] = dataclasses.field(default_factory=list)
+    # (game, budget, verdict, how) -> table rows: which search decided each row
+    decided: dict[tuple[str, str, str, str], int] = dataclasses.field(default_factory=dict)
 
     def cell(self, game: str, cells: int) -> CellFigures | None:
         return next((c for c in self.cells if (c.game, c.cells) == (game, cells)), None)
@@ -265,7 +267,11 @@ def gather(store: AtlasStore, hardest: int = 20) -> AtlasFigures:
         "SELECT game, deal, cells, verdict, states, disk_bytes, seconds FROM attempts "
         "WHERE budget LIKE '%search=exhaustive%' "
         "ORDER BY states DESC, game, deal, cells LIMIT ?", (hardest,))]
-    return AtlasFigures(cells, fewest, hard, comparisons, engines, budgets, impossible, proofs)
+    decided = {(g, budget, verdict, how): n for g, budget, verdict, how, n in db.execute(
+        "SELECT game, budget, verdict, how, COUNT(*) FROM results GROUP BY game, budget, "
+        "verdict, how ORDER BY game, budget, verdict, how")}
+    return AtlasFigures(cells, fewest, hard, comparisons, engines, budgets, impossible, proofs,
+                        decided)
 
 
 def compare(db: sqlite3.Connection, figure: Published) -> Comparison | None:
@@ -381,6 +387,21 @@ def tables(fig: AtlasFigures) -> list[tuple[str, list[str], list[list[str]]]]:
     out.append(("Hardest deals (solver time over all attempts)",
                 ["game", "deal", "cells", "verdict", "attempts", "positions", "time"], rows))
 
+    if fig.decided:
+        games_seen = [g for g in GAMES if any(k[0] == g for k in fig.decided)]
+        rows = []
+        for g in games_seen:
+            budgets = sorted({k[1] for k in fig.decided if k[0] == g}, key=_budget_order)
+            for b in budgets:
+                n = {(v, h): fig.decided.get((g, b, v, h), 0)
+                     for v in ("winnable", "impossible", "unknown") for h in ("solved", "inferred")}
+                rows.append([title(g), _budget_text(b), f"{n['winnable', 'solved']:,}",
+                             f"{n['impossible', 'solved']:,}", f"{n['unknown', 'solved']:,}",
+                             f"{n['winnable', 'inferred'] + n['impossible', 'inferred']:,}"])
+        out.append(("How each row was decided (the search whose verdict the row carries)",
+                    ["game", "search", "won", "proven lost", "still unknown",
+                     "inferred from another cell count"], rows))
+
     if fig.proofs:
         rows = [[title(p.game), str(p.deal), str(p.cells), p.verdict, f"{p.states:,}",
                  fmt_bytes(p.disk_bytes) if p.disk_bytes else "in memory",
@@ -400,6 +421,28 @@ def tables(fig: AtlasFigures) -> list[tuple[str, list[str], list[list[str]]]]:
         "published figure", "compared on", "published", "atlas", "atlas deals", "difference",
         "difference in SE", "notes"], rows))
     return out
+
+
+def _budget_order(budget: str) -> tuple[int, int]:
+    """Budgets in the order a run's tiers use them: the portfolio by size,
+    then the exhaustive search."""
+    states = next((int(p[7:]) for p in budget.split() if p.startswith("states=")), 0)
+    return ("search=exhaustive" in budget, states)
+
+
+def _budget_text(budget: str) -> str:
+    """A budget as the report names it.
+
+    >>> _budget_text("states=30000000 timeout=none memory=4096")
+    'portfolio, 30,000,000 positions'
+    >>> _budget_text("states=2000000000 timeout=none memory=9000 search=exhaustive disk=28")
+    'exhaustive search (proof), on disk past 9,000 MB'
+    """
+    parts = dict(p.split("=", 1) for p in budget.split() if "=" in p)
+    if parts.get("search") == "exhaustive":
+        where = f", on disk past {int(parts['memory']):,} MB" if "disk" in parts else ""
+        return f"exhaustive search (proof){where}"
+    return f"portfolio, {int(parts.get('states', '0')):,} positions"
 
 
 def fmt_bytes(n: int) -> str:
