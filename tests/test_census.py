@@ -192,3 +192,26 @@ def test_the_committed_census_files_hold_what_the_docs_say(
         found = native.search_deals(game, int(deal), 1, native.Portfolio.for_game(game),
                                     timeout=None, max_states=1_000_000, max_memory_mb=1024)
         assert found[0][0].verdict == "impossible", (deal, positions)
+
+
+def test_a_census_proof_on_disk_is_resumed_by_the_next_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The proof tier with --proof-disk keeps its checkpoint in the user
+    cache: stopped by its budget, the next run with a larger one goes on from
+    it and the deal gets the count of an uninterrupted proof."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    out = tmp_path / "c.jsonl"
+    base = ["census", "run", "freecell", "--cells", "1", "--deals", "1706-1706", "--out",
+            str(out), "--max-states", "1000", "--retry-max-states", "0", "--max-memory", "16",
+            "--proof-disk", "1"]
+    first = bakers(*base, "--proof-max-states", "1000000")
+    assert first.returncode == 0, first.stderr
+    folder = tmp_path / "cache" / "bakers" / "proofs" / "census-freecell-1-1706"
+    assert (folder / "state").exists() and report(out)["unknown"] == [1706]
+    second = bakers(*base, "--proof-max-states", "100000000")
+    assert second.returncode == 0, second.stderr
+    got = report(out)
+    assert got["impossible"] == [1706] and got["impossible_positions"] == {"1706": 2_365_759}
+    assert not folder.exists()
+    third = bakers(*base, "--proof-max-states", "100000000")  # nothing left to do
+    assert third.returncode == 0 and len(out.read_text().splitlines()) == 4

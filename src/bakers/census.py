@@ -348,9 +348,9 @@ def _on_dask(plan: Plan, todo: list[tuple[int, int]]) -> Iterator[RangeDone]:
 
 def _later_tiers(file: Path, plan: Plan, writer: _Writer) -> None:
     """The deals still unknown: the retry budget, then the proof search."""
+    from .atlas.work import disk_plan
     from .board import Board
     from .solver import solve
-    from .solver.proof import DiskPlan
 
     census = read(file)
     for tier, limits in (("retry", plan.retry), ("proof", plan.proof)):
@@ -358,13 +358,16 @@ def _later_tiers(file: Path, plan: Plan, writer: _Writer) -> None:
             continue
         _, _, unknown = census.verdicts()
         for deal in unknown:
-            if census.tiers.get(deal, ("", 0, ""))[2] == tier:
-                continue  # tried at this tier already
+            exhaustive = tier == "proof"
+            # a proof on disk keeps its checkpoints in the user cache: a
+            # killed or stopped run, started again, resumes it
+            disk = (disk_plan(plan.game.name, plan.game.cells, deal,
+                              dataclasses.replace(limits, max_disk_gb=plan.proof_disk_gb),
+                              kind="census") if exhaustive and plan.proof_disk_gb else None)
+            if census.tiers.get(deal, ("", 0, ""))[2] == tier and not (disk and disk.resume):
+                continue  # tried at this tier already, nothing to resume
             board = Board.deal(plan.game, deal)
             start = time.perf_counter()
-            exhaustive = tier == "proof"
-            disk = (DiskPlan(plan.proof_disk_gb) if exhaustive and plan.proof_disk_gb
-                    else None)
             result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
                            max_memory_mb=limits.max_memory_mb, texts=False,
                            check="rules", search="exhaustive" if exhaustive else "portfolio",

@@ -133,11 +133,12 @@ class Attempt:
     disk_bytes: int = 0  # the most a proof on disk held there
 
 
-def disk_plan(game: str, cells: int, deal: int, limits: Limits) -> DiskPlan | None:
-    """Where a proof of the atlas spills to disk: a folder of its own per
-    game, cells and deal in the user cache, so that a proof a run could not
-    finish (a limit, a kill) goes on from its last checkpoint in the next run
-    on this machine."""
+def disk_plan(game: str, cells: int, deal: int, limits: Limits,
+              kind: str = "atlas") -> DiskPlan | None:
+    """Where a proof of the atlas (or of a census: ``kind``) spills to disk:
+    a folder of its own per game, cells and deal in the user cache, so that a
+    proof a run could not finish (a limit, a kill) goes on from its last
+    checkpoint in the next run on this machine."""
     if limits.max_disk_gb is None or limits.search != "exhaustive":
         return None
     import platformdirs
@@ -145,7 +146,7 @@ def disk_plan(game: str, cells: int, deal: int, limits: Limits) -> DiskPlan | No
     from ..solver.proof import STATE_FILE, DiskPlan
 
     folder = os.path.join(platformdirs.user_cache_dir("bakers"), "proofs",
-                          f"atlas-{game}-{cells}-{deal}")
+                          f"{kind}-{game}-{cells}-{deal}")
     return DiskPlan(limits.max_disk_gb, folder,
                     resume=os.path.isfile(os.path.join(folder, STATE_FILE)), remove_dir=True)
 
