@@ -423,11 +423,15 @@ def tables(fig: AtlasFigures) -> list[tuple[str, list[str], list[list[str]]]]:
     return out
 
 
-def _budget_order(budget: str) -> tuple[int, int]:
+def _budget_order(budget: str) -> tuple[bool, int, int, str]:
     """Budgets in the order a run's tiers use them: the portfolio by size,
-    then the exhaustive search."""
-    states = next((int(p[7:]) for p in budget.split() if p.startswith("states=")), 0)
-    return ("search=exhaustive" in budget, states)
+    then the exhaustive search (by size, then memory)."""
+    parts = dict(p.split("=", 1) for p in budget.split() if "=" in p)
+
+    def number(key: str) -> int:
+        value = parts.get(key, "0")
+        return int(value) if value.isdigit() else 0
+    return ("search=exhaustive" in budget, number("states"), number("memory"), budget)
 
 
 def _budget_text(budget: str) -> str:
