@@ -38,7 +38,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DISK_MAGIC "bakers-disk-search 2"
+#define DISK_MAGIC "bakers-disk-search 3"
 #define E_FULL (-1000) /* the disk budget is spent (b->limit says so) */
 #define E_IO (-1001)   /* a file could not be read or written */
 #define IOBUF (1u << 20)
@@ -539,7 +539,7 @@ static int next_layer(Disk *k)
         return rc;
     }
     path_of(k, lvl, sizeof lvl, "L%02d-%05d.bin", h, 0);
-    path_of(k, vis, sizeof vis, "vis.bin", 0, 0);
+    path_of(k, vis, sizeof vis, "V%02d-%05d.bin", h, 0);
     FILE *fresh = open_file(lvl, "wb"), *vout = open_file(vis, "wb");
     long long nfresh = 0;
     rc = fresh && vout ? merge_runs(k, nrun, NULL, fresh, vout, &nfresh) : E_IO;
@@ -550,9 +550,7 @@ static int next_layer(Disk *k)
     remove_runs(k, nrun);
     if (rc)
         return rc;
-    k->disk -= file_size(path);
-    remove(path);
-    k->pend[h] = 0;
+    k->pend[h] = 0; /* its file goes once the checkpoint says so */
     k->layer = h;
     k->level = 0;
     return 1;
@@ -650,8 +648,11 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
         return rc;
     }
     /* the level's new positions, and the layer's set with them */
-    path_of(k, vis, sizeof vis, "vis.bin", 0, 0);
-    path_of(k, vis2, sizeof vis2, "vis.new", 0, 0);
+    /* the layer's set as of each level has its own file, V<layer>-<level>:
+     * the checkpoint names the one that holds, so a kill anywhere resumes
+     * from a consistent set */
+    path_of(k, vis, sizeof vis, "V%02d-%05d.bin", k->layer, k->level);
+    path_of(k, vis2, sizeof vis2, "V%02d-%05d.bin", k->layer, k->level + 1);
     path_of(k, nxt, sizeof nxt, "L%02d-%05d.bin", k->layer, k->level + 1);
     FILE *vin = open_file(vis, "rb"), *fresh = open_file(nxt, "wb"), *vout = open_file(vis2, "wb");
     long long nfresh = 0;
@@ -669,21 +670,19 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
         k->disk = dir_bytes(k->opt->dir);
         return rc == E_FULL ? ST_LIMIT : rc;
     }
-    k->disk -= file_size(vis);
-    if (rename(vis2, vis) != 0)
-        return E_IO;
     for (int h = 0; h <= NCARDS; h++) {
         char pp[4096];
         path_of(k, pp, sizeof pp, "pend-%02d.bin", h, 0);
         k->pend[h] = file_size(pp);
     }
     k->states0 = b->states;
+    int from_layer = k->layer;
     if (nfresh) {
         k->level++;
     } else {
-        /* the layer is done: its set goes, the next pending layer comes */
-        k->disk -= file_size(vis);
-        remove(vis);
+        /* the layer is done: the next pending layer comes */
+        k->disk -= file_size(vis2);
+        remove(vis2);
         remove(nxt);
         int more = next_layer(k);
         if (more < 0)
@@ -695,6 +694,15 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
     }
     if (save_state(k) < 0)
         return E_IO;
+    /* what the new checkpoint no longer needs */
+    k->disk -= file_size(vis);
+    remove(vis);
+    if (k->layer != from_layer) {
+        char pp[4096];
+        path_of(k, pp, sizeof pp, "pend-%02d.bin", k->layer, 0);
+        k->disk -= file_size(pp);
+        remove(pp);
+    }
     progress(k, b->states);
     return ST_STAGE;
 }
@@ -711,7 +719,7 @@ static int start(Disk *k)
     k->states0 = 0;
     char lvl[4096], vis[4096];
     path_of(k, lvl, sizeof lvl, "L%02d-%05d.bin", k->layer, 0);
-    path_of(k, vis, sizeof vis, "vis.bin", 0, 0);
+    path_of(k, vis, sizeof vis, "V%02d-%05d.bin", k->layer, 0);
     int rc = 0;
     for (int i = 0; i < 2 && rc == 0; i++) {
         FILE *f = open_file(i ? vis : lvl, "wb");
@@ -747,10 +755,24 @@ static int restore(Disk *k)
         if (remove(path) != 0)
             break;
     }
-    path_of(k, path, sizeof path, "vis.new", 0, 0);
-    remove(path);
+    char keep[64];
+    snprintf(keep, sizeof keep, "V%02d-%05d.bin", k->layer, k->level);
+    DIR *dp = opendir(k->opt->dir);
+    if (dp) {
+        struct dirent *e;
+        while ((e = readdir(dp)) != NULL)
+            if (e->d_name[0] == 'V' && strcmp(e->d_name, keep) != 0) {
+                snprintf(path, sizeof path, "%s/%s", k->opt->dir, e->d_name);
+                remove(path);
+            }
+        closedir(dp);
+    }
     path_of(k, path, sizeof path, "L%02d-%05d.bin", k->layer, k->level + 1);
     remove(path);
+    for (int h = k->layer + 1; h <= NCARDS; h++) { /* a layer begun after it */
+        path_of(k, path, sizeof path, "L%02d-%05d.bin", h, 0);
+        remove(path);
+    }
     return 0;
 }
 
