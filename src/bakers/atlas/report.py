@@ -32,6 +32,7 @@ from ..survey import Z95, wilson_interval
 from .errors import AtlasError
 from .plan import IMPOSSIBLE, NEVER, UNKNOWN, WINNABLE, fewest_cells
 from .store import AtlasStore
+from .work import budget_parts, search_of
 
 FEW = 30  # impossible deals listed by name for a table cell with at most this many
 
@@ -426,12 +427,12 @@ def tables(fig: AtlasFigures) -> list[tuple[str, list[str], list[list[str]]]]:
 def _budget_order(budget: str) -> tuple[bool, int, int, str]:
     """Budgets in the order a run's tiers use them: the portfolio by size,
     then the exhaustive search (by size, then memory)."""
-    parts = dict(p.split("=", 1) for p in budget.split() if "=" in p)
+    parts = budget_parts(budget)
 
     def number(key: str) -> int:
         value = parts.get(key, "0")
         return int(value) if value.isdigit() else 0
-    return ("search=exhaustive" in budget, number("states"), number("memory"), budget)
+    return (search_of(budget) == "exhaustive", number("states"), number("memory"), budget)
 
 
 def _budget_text(budget: str) -> str:
@@ -442,8 +443,8 @@ def _budget_text(budget: str) -> str:
     >>> _budget_text("states=2000000000 timeout=none memory=9000 search=exhaustive disk=28")
     'exhaustive search (proof), on disk past 9,000 MB'
     """
-    parts = dict(p.split("=", 1) for p in budget.split() if "=" in p)
-    if parts.get("search") == "exhaustive":
+    parts = budget_parts(budget)
+    if search_of(budget) == "exhaustive":
         where = f", on disk past {int(parts['memory']):,} MB" if "disk" in parts else ""
         return f"exhaustive search (proof){where}"
     return f"portfolio, {int(parts.get('states', '0')):,} positions"

@@ -59,16 +59,22 @@ def budget_key(limits: Limits) -> str:
     return key if limits.max_disk_gb is None else f"{key} disk={text(limits.max_disk_gb)}"
 
 
+def budget_parts(budget: str) -> dict[str, str]:
+    """A budget key's parts by name.
+
+    >>> budget_parts('states=1000 timeout=none memory=8192')['memory']
+    '8192'
+    """
+    return dict(part.split("=", 1) for part in budget.split() if "=" in part)
+
+
 def search_of(budget: str) -> str:
     """The search a budget key names (the portfolio unless it says).
 
     >>> search_of('states=1000 timeout=none memory=8192 search=exhaustive')
     'exhaustive'
     """
-    for part in budget.split():
-        if part.startswith("search="):
-            return part.removeprefix("search=")
-    return "portfolio"
+    return budget_parts(budget).get("search", "portfolio")
 
 
 def covers(done: Limits, wanted: Limits) -> bool:

@@ -366,11 +366,14 @@ def exhaust(board: Board, *, timeout: float | None, max_states: int | None,
 @dataclasses.dataclass(frozen=True)
 class DiskOutcome:
     """What the disk-backed exhaustive search found: the search's outcome
-    (its ``peak_bytes`` the memory it held) and the most bytes its work
-    directory held."""
+    (its ``peak_bytes`` the memory it held, its ``disk_bytes`` the most bytes
+    its work directory held)."""
 
     outcome: Outcome
-    disk_peak: int
+
+    @property
+    def disk_peak(self) -> int:
+        return self.outcome.disk_bytes
 
 
 Progress = Callable[[int, int, int, int], object]  # positions, layer, level, disk bytes
@@ -394,8 +397,7 @@ def exhaust_disk(board: Board, work_dir: str, *, timeout: float | None, max_stat
         cols, cells, *_rules_args(board.game), _weights(Portfolio.for_game(board.game).weights),
         *_limit_args(timeout, max_states, max_memory_mb), work_dir,
         -1 if max_disk_bytes is None else max_disk_bytes, resume, progress)
-    return DiskOutcome(Outcome(status, limit, states, list(line or []), peak, disk_peak),
-                       disk_peak)
+    return DiskOutcome(Outcome(status, limit, states, list(line or []), peak, disk_peak))
 
 
 # The short-line search: beam widths, small ones (before the proof) first.
