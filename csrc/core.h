@@ -400,6 +400,7 @@ BK_FN CMove *path_from(Store *s, uint32_t end, size_t *n);
 BK_FN int checked_counts(const Rules *r, Placed *pl, Store *s, uint32_t end, bk_counts *out);
 
 /* moves.c */
+BK_FN int bk_dead(const uint8_t *k);
 BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
                     const Pos *p, int hp, Child *out);
 

@@ -118,6 +118,70 @@ static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_
     return add;
 }
 
+/* Pruning rule 7 of bakers.solver (Baker's Dozen): whether some card of key
+ * ``k`` can never go home, even in a relaxation where every card that could
+ * ever be exposed stays available to build on for as long as needed. The
+ * least fixed point of: a card can be *exposed* once every card above it in
+ * its column can *leave*; it can *go home* once exposed, with its suit's next
+ * lower card home (or gone home); it can *leave* by going home, or onto a
+ * card one rank higher that can be exposed and does not lie beneath it in its
+ * column. Each event of a real line meets these conditions when it first
+ * happens, so a position with a card outside the fixed point's home set has
+ * no winning line. Only for columns with no cells or run moves (Baker's
+ * Dozen): a card leaves its place one at a time, onto a card or home. */
+BK_FN int bk_dead(const uint8_t *k)
+{
+    uint64_t above[NCARDS], below[NCARDS];
+    uint8_t on[NCARDS + 1];
+    memset(on, NONE, sizeof on);
+    uint64_t bottoms, cells, home;
+    masks(k, &bottoms, &cells, &home);
+    for (int c = 0; c < NCARDS; c++)
+        if (k[c] < NCARDS)
+            on[k[c]] = (uint8_t)c;
+    for (uint64_t m = bottoms; m; m &= m - 1) {
+        int col[MAXLEN], n = 0;
+        for (int c = __builtin_ctzll(m); c != NONE && n < MAXLEN; c = on[c])
+            col[n++] = c;
+        uint64_t acc = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            above[col[i]] = acc;
+            acc |= 1ULL << col[i];
+        }
+        acc = 0;
+        for (int i = 0; i < n; i++) {
+            below[col[i]] = acc;
+            acc |= 1ULL << col[i];
+        }
+    }
+    const uint64_t all = (1ULL << NCARDS) - 1;
+    uint64_t inplay = all & ~home & ~cells, exposed = 0, leave = home, gone = home;
+    int changed = 1;
+    while (changed) {
+        changed = 0;
+        for (uint64_t m = inplay & ~gone; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            uint64_t bit = 1ULL << c;
+            if (above[c] & ~leave)
+                continue;
+            if (!(exposed & bit)) {
+                exposed |= bit;
+                changed = 1;
+            }
+            if (c < 4 || (gone >> (c - 4) & 1)) {
+                gone |= bit;
+                leave |= bit;
+                changed = 1;
+            } else if (!(leave & bit) && c < 48 &&
+                       ((0xFULL << ((c >> 2) + 1) * 4) & exposed & ~below[c])) {
+                leave |= bit;
+                changed = 1;
+            }
+        }
+    }
+    return (inplay & ~gone) != 0;
+}
+
 /* Every child of the position (up to symmetry, minus the pruned moves). */
 BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
                     const Pos *p, int hp, Child *out)
@@ -199,6 +263,13 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
             emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty, &one, -1, -1, 0);
         if (!r->always_safe && ready(p->fnd, c))
             emit(&g, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1, -1, 0);
+    }
+    if (r->dead) { /* rule 7: dead children are dropped, the others keep their order */
+        int n = 0;
+        for (int i = 0; i < g.n; i++)
+            if (out[i].win || !bk_dead(out[i].key))
+                out[n++] = out[i];
+        g.n = n;
     }
     return g.n;
 }

@@ -507,6 +507,44 @@ def test_exhaustive_verdicts_agree_with_the_proven_table() -> None:
         assert result.verdict.value == proven[deal], deal
 
 
+def python_key(rules: Rules, board: Board) -> bytes:
+    pos = board.position
+    cols = [bytes(c.index for c in col) for col in pos.columns]
+    cells = bytes(c.index for c in pos.cells if c is not None)
+    return rules.make_key(bytes(pos.foundations), cells, cols)
+
+
+def test_dead_positions_lie_on_no_winning_line() -> None:
+    """Pruning rule 7 (Baker's Dozen, exhaustive search) never calls a
+    position on a winning line dead: every position of the lines the
+    portfolio (rules 1-6 only) finds for deals 1-120, played by the rules
+    engine; yet it does find dead positions in random play, and decides deals
+    104 and 5257 (proven lost by rules 1-6 after 12,000 and 501,229
+    positions) at the root, with every child dead."""
+    game = Board.deal("bakers_dozen", 1).game
+    rules = Rules(game, tables(game.build), exhaustive=True)
+    assert rules.dead_rule
+    positions = 0
+    for deal in range(1, 121):
+        result = solve(Board.deal("bakers_dozen", deal), texts=False)
+        if result.verdict is not Verdict.WINNABLE:
+            continue
+        board = Board.deal("bakers_dozen", deal)
+        assert not rules.dead(python_key(rules, board)), deal
+        for move in result.single_moves:
+            board.push(move)
+            assert not rules.dead(python_key(rules, board)), (deal, board.to_text())
+            positions += 1
+    assert positions > 5_000
+    walked = [python_key(rules, b) for b in random_positions("bakers_dozen", None, 300, seed=3)]
+    assert sum(map(rules.dead, walked)) >= 10
+    for deal in (104, 5257):
+        board = Board.deal("bakers_dozen", deal)
+        assert rules.dead(python_key(rules, board))
+        found = native.exhaust(board, timeout=None, max_states=1_000, max_memory_mb=512)
+        assert (found.verdict, found.states) == ("impossible", 1), deal
+
+
 def few_cells_verdicts() -> list[tuple[int, int, str]]:
     with open(DATA / "freecell_few_cells_verdicts.csv", newline="") as fh:
         rows = csv.DictReader(line for line in fh if not line.startswith("#"))

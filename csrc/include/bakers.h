@@ -69,6 +69,7 @@ typedef struct {
 /* The rules of a game as tables (made by bk_rules_init). */
 typedef struct {
     int ncols, ncells, build, can_fill, supermoves, always_safe, horne;
+    int dead; /* children no card of which can ever go home are dropped (pruning rule 7) */
     uint8_t builds[BK_NCARDS][BK_NCARDS]; /* builds[c][p]: c may lie on p */
     uint8_t parents[BK_NCARDS][4];
     uint8_t nparents[BK_NCARDS];

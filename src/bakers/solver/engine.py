@@ -182,6 +182,9 @@ class Rules:
         self.exhaustive = exhaustive
         self.horne = game.build is Build.ALTERNATE_COLOUR or (
             exhaustive and game.build is Build.ANY_SUIT)
+        # pruning rule 7 (the core's bk_dead), in the same closure
+        self.dead_rule = (exhaustive and game.build is Build.ANY_SUIT and not self.ncells
+                          and not self.can_fill and not self.supermoves)
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
         self.run = _Cache(self._run_length)
@@ -274,6 +277,41 @@ class Rules:
         rank = card >> 2  # 0 for an ace; its children have rank - 1
         return (all(fnd[d & 3] >= rank - 1 for d in children)
                 and fnd[3 - (card & 3)] >= rank - 2)  # suits 0, 3 black, 1, 2 red
+
+    def dead(self, key: bytes) -> bool:
+        """Pruning rule 7 of :mod:`bakers.solver`: some card of ``key`` can
+        never go home, even if every card that could ever be exposed stayed
+        available to build on (the least fixed point of *exposed*, *leaves*
+        and *goes home*; for columns only, one card moving at a time)."""
+        fnd, _, cols = self.parts(key)
+        gone = {r * 4 + s for s in range(4) for r in range(fnd[s])}
+        above: dict[int, set[int]] = {}
+        below: dict[int, set[int]] = {}
+        for col in cols:
+            for i, c in enumerate(col):
+                above[c] = set(col[i + 1:])
+                below[c] = set(col[:i])
+        leave = set(gone)
+        exposed: set[int] = set()
+        changed = True
+        while changed:
+            changed = False
+            for c in sorted(above.keys() - gone):
+                if not above[c] <= leave:
+                    continue
+                if c not in exposed:
+                    exposed.add(c)
+                    changed = True
+                if c < 4 or c - 4 in gone:
+                    gone.add(c)
+                    leave.add(c)
+                    changed = True
+                elif c not in leave and any(
+                        d in exposed and d not in below[c]
+                        for d in range((c // 4 + 1) * 4, (c // 4 + 2) * 4)):
+                    leave.add(c)
+                    changed = True
+        return not above.keys() <= gone
 
     def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
               ) -> tuple[bytes, list[bytes]]:
@@ -574,7 +612,16 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
                     add((ck, cost(ck)))
         return out
 
-    return expand
+    if not rules.dead_rule:
+        return expand
+    dead = rules.dead
+    goal = rules.goal
+
+    def expand_alive(key: bytes, hp: int) -> list[tuple[bytes, int]]:
+        """``expand`` without the children dead by pruning rule 7."""
+        return [(ck, h) for ck, h in expand(key, hp) if ck == goal or not dead(ck)]
+
+    return expand_alive
 
 
 @dataclasses.dataclass
