@@ -129,57 +129,100 @@ static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_
  * happens, so a position with a card outside the fixed point's home set has
  * no winning line. Only for columns with no cells or run moves (Baker's
  * Dozen): a card leaves its place one at a time, onto a card or home. */
+/* Rule 7's fixed point over ``n`` columns given bottom card first, ``top``
+ * the index of each one's exposed card (changed), ``home`` the cards home.
+ * A card goes home in the fixed point exactly when it and the lower cards
+ * of its suit can be exposed, so the position lives when every column can
+ * be uncovered to its bottom card. The card a column is uncovered to (the
+ * lowest exposed) leaves when its suit's cards up to it are exposed or
+ * home, or when a card one rank higher is exposed: any exposed card is not
+ * beneath it, since the cards beneath it are all still covered. */
+static int dead_columns(const uint8_t *const *col, int *top, int n, uint64_t home)
+{
+    uint64_t exposed = 0;
+    for (int i = 0; i < n; i++)
+        exposed |= 1ULL << col[i][top[i]];
+    int progress = 1;
+    while (progress) {
+        progress = 0;
+        for (int i = 0; i < n; i++) {
+            while (top[i] > 0) {
+                int c = col[i][top[i]];
+                uint64_t suit_to_c = (SUIT_BITS << (c & 3)) & ((2ULL << c) - 1);
+                uint64_t next_rank = c < 48 ? 0xFULL << ((c >> 2) + 1) * 4 : 0;
+                if ((suit_to_c & ~(exposed | home)) && !(next_rank & exposed))
+                    break;
+                exposed |= 1ULL << col[i][--top[i]];
+                progress = 1;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++)
+        if (top[i] > 0)
+            return 1;
+    return 0;
+}
+
 BK_FN int bk_dead(const uint8_t *k)
 {
-    uint64_t above[NCARDS], below[NCARDS];
-    uint8_t on[NCARDS + 1];
+    uint8_t on[NCARDS];
     memset(on, NONE, sizeof on);
     uint64_t bottoms, cells, home;
     masks(k, &bottoms, &cells, &home);
     for (int c = 0; c < NCARDS; c++)
         if (k[c] < NCARDS)
             on[k[c]] = (uint8_t)c;
-    for (uint64_t m = bottoms; m; m &= m - 1) {
-        int col[MAXLEN], n = 0;
-        for (int c = __builtin_ctzll(m); c != NONE && n < MAXLEN; c = on[c])
-            col[n++] = c;
-        uint64_t acc = 0;
-        for (int i = n - 1; i >= 0; i--) {
-            above[col[i]] = acc;
-            acc |= 1ULL << col[i];
-        }
-        acc = 0;
-        for (int i = 0; i < n; i++) {
-            below[col[i]] = acc;
-            acc |= 1ULL << col[i];
-        }
+    uint8_t cols[MAXCOLS][NCARDS];
+    const uint8_t *colp[MAXCOLS];
+    int top[MAXCOLS], n = 0;
+    for (uint64_t m = bottoms; m && n < MAXCOLS; m &= m - 1, n++) {
+        int len = 0;
+        for (int c = __builtin_ctzll(m); c != NONE && len < NCARDS; c = on[c])
+            cols[n][len++] = (uint8_t)c;
+        top[n] = len - 1;
+        colp[n] = cols[n];
     }
-    const uint64_t all = (1ULL << NCARDS) - 1;
-    uint64_t inplay = all & ~home & ~cells, exposed = 0, leave = home, gone = home;
-    int changed = 1;
-    while (changed) {
-        changed = 0;
-        for (uint64_t m = inplay & ~gone; m; m &= m - 1) {
-            int c = __builtin_ctzll(m);
-            uint64_t bit = 1ULL << c;
-            if (above[c] & ~leave)
-                continue;
-            if (!(exposed & bit)) {
-                exposed |= bit;
-                changed = 1;
-            }
-            if (c < 4 || (gone >> (c - 4) & 1)) {
-                gone |= bit;
-                leave |= bit;
-                changed = 1;
-            } else if (!(leave & bit) && c < 48 &&
-                       ((0xFULL << ((c >> 2) + 1) * 4) & exposed & ~below[c])) {
-                leave |= bit;
-                changed = 1;
-            }
-        }
+    return dead_columns(colp, top, n, home);
+}
+
+/* bk_dead of a position already laid out. */
+static int pos_dead(const Pos *p)
+{
+    const uint8_t *colp[MAXCOLS];
+    int top[MAXCOLS];
+    uint64_t home = 0;
+    for (int s = 0; s < 4; s++)
+        home |= (SUIT_BITS << s) & ((1ULL << (4 * p->fnd[s])) - 1);
+    for (int i = 0; i < p->ncols; i++) {
+        colp[i] = p->cards[i];
+        top[i] = p->len[i] - 1;
     }
-    return (inplay & ~gone) != 0;
+    return dead_columns(colp, top, p->ncols, home);
+}
+
+/* A child of a live position (rule 7) that is live too, by a test that
+ * needs no fixed point: the moved card X lies on Y and either its suit's
+ * lower cards are home, or another card d of the next rank is exposed in
+ * the child. Then in the child's fixed point X leaves at once (home, or onto
+ * d), uncovering Y; from there every card is as free as in the parent (the
+ * column X left only lost its top card), so every column uncovers as in
+ * the parent's. The cards the closure sends home are not needed there:
+ * every card that could be built on one is home, or (rule 6's looser form)
+ * has its suit's lower cards home and so goes home as soon as it is
+ * exposed. Otherwise (a move home, say) the full test decides. */
+static int alive_as_parent(const Rules *r, const Pos *p, const Child *ch)
+{
+    int x = ch->card;
+    if (ch->dest >= NCARDS)
+        return 0;
+    if (p->fnd[x & 3] == (x >> 2))
+        return 1;
+    for (int q = 0; q < r->nparents[x]; q++) {
+        int d = r->parents[x][q];
+        if (d != ch->dest && ch->key[d] < HOME && ch->key[d] != CELL && !lying_on(ch->key, d))
+            return 1;
+    }
+    return 0;
 }
 
 /* Every child of the position (up to symmetry, minus the pruned moves). */
@@ -265,9 +308,9 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
             emit(&g, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1, -1, 0);
     }
     if (r->dead) { /* rule 7: dead children are dropped, the others keep their order */
-        int n = 0;
+        int alive = !pos_dead(p), n = 0;
         for (int i = 0; i < g.n; i++)
-            if (out[i].win || !bk_dead(out[i].key))
+            if (out[i].win || (alive && alive_as_parent(r, p, &out[i])) || !bk_dead(out[i].key))
                 out[n++] = out[i];
         g.n = n;
     }

@@ -29,6 +29,7 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
     r->supermoves = supermoves != 0;
     r->always_safe = build == BUILD_SAME;
     r->horne = build == BUILD_ALT; /* pruning rule 6 (see exhaustive_rules) */
+    r->dead = build == BUILD_ANY && !ncells && !can_fill && !supermoves; /* pruning rule 7 */
     for (int c = 0; c < NCARDS; c++)
         for (int p = 0; p < NCARDS; p++)
             if (builds_card(build, c, p)) {
@@ -41,17 +42,14 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
 
 /* The rules of the exhaustive search: in Baker's Dozen it also sends a card
  * home by rule 6's looser form (all four cards two ranks lower home), which
- * shrinks the spaces proofs of loss search about three times, and drops the
- * children that are dead by rule 7 (bk_dead); the portfolio
+ * shrinks the spaces proofs of loss search about three times; the portfolio
  * keeps the usual rule there, as its stages were chosen with it. Lines of
  * the exhaustive search are played (play_line) and generated (children)
  * with the same rules. */
 static void exhaustive_rules(Rules *r)
 {
-    if (r->build == BUILD_ANY) {
+    if (r->build == BUILD_ANY)
         r->horne = 1;
-        r->dead = !r->ncells && !r->can_fill && !r->supermoves;
-    }
 }
 
 /* The last rules this thread made, and what they were made from (a survey

@@ -162,7 +162,7 @@ search that ends without it proves the position lost.
    The Python engine and the core's portfolio use the same rules; the
    table's own autoplay keeps the usual one (rule 1).
 
-7. **In Baker's Dozen the exhaustive search drops dead children**: a position
+7. **In Baker's Dozen dead children are dropped** (both searches): a position
    in which some card can never go home, even in a relaxation of the game,
    is not searched. The relaxation is the least fixed point of three facts:
    a card *can be exposed* once every card above it in its column *can
@@ -177,14 +177,18 @@ search that ends without it proves the position lost.
    event of a real line is in the fixed point (by induction on time), and a
    position with a card outside the fixed point's *home* has no winning
    line. Dropping positions with no winning line keeps every winnable one,
-   so the induction above still reaches a win. It costs nothing in rules:
-   cards never fill an emptied column and move one at a time, so the three
-   facts cover every move. Rule 7 decides many losses at the root (of the 52
-   Baker's Dozen deals of 1–32,000 proven lost without it, 29 have a card
-   outside the fixed point at the start) and cuts the rest (deal 5257:
-   501,229 positions to exhaust with rules 1–6, 1 with rule 7: every child
-   of the root is dead). ``engine.Rules.dead`` and the core's ``bk_dead``
-   compute it; the differential tests hold them to each other.
+   so the induction above still reaches a win. It holds where cards never
+   fill an emptied column and move one at a time (no cells, no run moves),
+   so the three facts cover every move: Baker's Dozen. Rule 7 decides many
+   losses at the root (of the 52 Baker's Dozen deals of 1–32,000 proven lost
+   without it, 29 have a card outside the fixed point at the start) and
+   cuts the rest (deal 5257: 501,229 positions to exhaust with rules 1–6, 1
+   with rule 7: every child of the root is dead); the portfolio needs a
+   quarter of the positions (``docs/benchmarks.md``). ``engine.Rules.dead``
+   and the core's ``bk_dead`` compute it column by column (a position lives
+   exactly when every column can be uncovered to its bottom card); the tests
+   hold the engine's to the fixed point as defined, and the differential
+   tests the core's to the engine's.
 
 Each argument above deletes moves from a line and never adds one (rule 6
 turns moves into foundation moves), so every rule also keeps a line of fewest

@@ -182,8 +182,8 @@ class Rules:
         self.exhaustive = exhaustive
         self.horne = game.build is Build.ALTERNATE_COLOUR or (
             exhaustive and game.build is Build.ANY_SUIT)
-        # pruning rule 7 (the core's bk_dead), in the same closure
-        self.dead_rule = (exhaustive and game.build is Build.ANY_SUIT and not self.ncells
+        # pruning rule 7 (the core's bk_dead): Baker's Dozen, both searches
+        self.dead_rule = (game.build is Build.ANY_SUIT and not self.ncells
                           and not self.can_fill and not self.supermoves)
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
@@ -281,37 +281,31 @@ class Rules:
     def dead(self, key: bytes) -> bool:
         """Pruning rule 7 of :mod:`bakers.solver`: some card of ``key`` can
         never go home, even if every card that could ever be exposed stayed
-        available to build on (the least fixed point of *exposed*, *leaves*
-        and *goes home*; for columns only, one card moving at a time)."""
+        available to build on. In the rule's fixed point a card goes home
+        exactly when it and its suit's lower cards can be exposed, so the
+        position lives when every column can be uncovered to its bottom: the
+        card a column is uncovered to leaves when its suit's cards up to it
+        are exposed or home, or a card one rank higher is exposed (none of
+        those lies beneath it: the cards beneath it are still covered). The
+        tests hold this to the fixed point as defined."""
         fnd, _, cols = self.parts(key)
-        gone = {r * 4 + s for s in range(4) for r in range(fnd[s])}
-        above: dict[int, set[int]] = {}
-        below: dict[int, set[int]] = {}
-        for col in cols:
-            for i, c in enumerate(col):
-                above[c] = set(col[i + 1:])
-                below[c] = set(col[:i])
-        leave = set(gone)
-        exposed: set[int] = set()
-        changed = True
-        while changed:
-            changed = False
-            for c in sorted(above.keys() - gone):
-                if not above[c] <= leave:
-                    continue
-                if c not in exposed:
-                    exposed.add(c)
-                    changed = True
-                if c < 4 or c - 4 in gone:
-                    gone.add(c)
-                    leave.add(c)
-                    changed = True
-                elif c not in leave and any(
-                        d in exposed and d not in below[c]
-                        for d in range((c // 4 + 1) * 4, (c // 4 + 2) * 4)):
-                    leave.add(c)
-                    changed = True
-        return not above.keys() <= gone
+        home = {r * 4 + s for s in range(4) for r in range(fnd[s])}
+        tops = [len(col) - 1 for col in cols]
+        exposed = {col[-1] for col in cols if col}
+        progress = True
+        while progress:
+            progress = False
+            for i, col in enumerate(cols):
+                while tops[i] > 0:
+                    c = col[tops[i]]
+                    if any(d not in exposed and d not in home for d in range(c & 3, c + 1, 4)) \
+                            and not any(d in exposed for d in range((c // 4 + 1) * 4,
+                                                                    (c // 4 + 2) * 4)):
+                        break
+                    tops[i] -= 1
+                    exposed.add(col[tops[i]])
+                    progress = True
+        return any(t > 0 for t in tops)
 
     def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
               ) -> tuple[bytes, list[bytes]]:
