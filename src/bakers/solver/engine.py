@@ -50,6 +50,11 @@ CardMove = tuple[int, int, int]
 _B1 = [bytes([c]) for c in range(256)]
 
 
+# pruning rule 7's masks: a card's suit up to it, and the cards of the next rank
+_SUIT_UP_TO = [sum(1 << d for d in range(c & 3, c + 1, 4)) for c in range(NCARDS)]
+_NEXT_RANK = [0xF << (c // 4 + 1) * 4 if c < 48 else 0 for c in range(NCARDS)]
+
+
 def _rank(c: int) -> int:
     return (c >> 2) + 1
 
@@ -289,22 +294,27 @@ class Rules:
         those lies beneath it: the cards beneath it are still covered). The
         tests hold this to the fixed point as defined."""
         fnd, _, cols = self.parts(key)
-        home = {r * 4 + s for s in range(4) for r in range(fnd[s])}
+        home = 0
+        for s in range(4):
+            home |= _SUIT_UP_TO[s + 4 * fnd[s] - 4] if fnd[s] else 0
+        exposed = 0
+        for col in cols:
+            if col:
+                exposed |= 1 << col[-1]
         tops = [len(col) - 1 for col in cols]
-        exposed = {col[-1] for col in cols if col}
         progress = True
         while progress:
             progress = False
             for i, col in enumerate(cols):
-                while tops[i] > 0:
-                    c = col[tops[i]]
-                    if any(d not in exposed and d not in home for d in range(c & 3, c + 1, 4)) \
-                            and not any(d in exposed for d in range((c // 4 + 1) * 4,
-                                                                    (c // 4 + 2) * 4)):
+                t = tops[i]
+                while t > 0:
+                    c = col[t]
+                    if _SUIT_UP_TO[c] & ~(exposed | home) and not _NEXT_RANK[c] & exposed:
                         break
-                    tops[i] -= 1
-                    exposed.add(col[tops[i]])
+                    t -= 1
+                    exposed |= 1 << col[t]
                     progress = True
+                tops[i] = t
         return any(t > 0 for t in tops)
 
     def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
