@@ -26,8 +26,9 @@ Verdicts
 
 Engines
 -------
-Two engines run searches of the same kinds under the same pruning rules,
-each with its own copy of the rules, both held to the rules engine by
+Two engines run searches of the same kinds under the same pruning rules
+(save rule 7 in the Python engine's portfolio), each with its own copy of
+the rules, both held to the rules engine by
 differential tests (``tests/test_native.py``): ``native`` (the C library in
 ``csrc/`` behind ``_native.c``, the default wherever it was built; see
 ``native.py``) and
@@ -183,8 +184,13 @@ search that ends without it proves the position lost.
    losses at the root (of the 52 Baker's Dozen deals of 1–32,000 proven lost
    without it, 29 have a card outside the fixed point at the start) and
    cuts the rest (deal 5257: 501,229 positions to exhaust with rules 1–6, 1
-   with rule 7: every child of the root is dead); the portfolio needs a
-   quarter of the positions (``docs/benchmarks.md``). ``engine.Rules.dead``
+   with rule 7: every child of the root is dead); the core's portfolio
+   needs a quarter of the positions (``docs/benchmarks.md``). The Python
+   engine's portfolio does without it: with its own weights and beams it
+   costs more there (deals 48 and 27: 135,139 and 91,932 positions without
+   it, 172,497 and 154,841 with it, and five times the time); that engine
+   drops dead children only as the reference for the core's searches
+   (``Rules(..., exhaustive=True)``). ``engine.Rules.dead``
    and the core's ``bk_dead`` compute it column by column (a position lives
    exactly when every column can be uncovered to its bottom card); the tests
    hold the engine's to the fixed point as defined, and the differential

@@ -187,9 +187,13 @@ class Rules:
         self.exhaustive = exhaustive
         self.horne = game.build is Build.ALTERNATE_COLOUR or (
             exhaustive and game.build is Build.ANY_SUIT)
-        # pruning rule 7 (the core's bk_dead): Baker's Dozen, both searches
-        self.dead_rule = (game.build is Build.ANY_SUIT and not self.ncells
-                          and not self.can_fill and not self.supermoves)
+        # pruning rule 7 (the core's bk_dead) where it holds (Baker's Dozen);
+        # this engine's own portfolio does without it (its beams fare worse
+        # with it), so it drops dead children only for ``exhaustive``: the
+        # reference for the core's searches, which both use it
+        self.dead_holds = (game.build is Build.ANY_SUIT and not self.ncells
+                           and not self.can_fill and not self.supermoves)
+        self.dead_rule = exhaustive and self.dead_holds
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
         self.run = _Cache(self._run_length)
