@@ -118,17 +118,6 @@ static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_
     return add;
 }
 
-/* Pruning rule 7 of bakers.solver (Baker's Dozen): whether some card of key
- * ``k`` can never go home, even in a relaxation where every card that could
- * ever be exposed stays available to build on for as long as needed. The
- * least fixed point of: a card can be *exposed* once every card above it in
- * its column can *leave*; it can *go home* once exposed, with its suit's next
- * lower card home (or gone home); it can *leave* by going home, or onto a
- * card one rank higher that can be exposed and does not lie beneath it in its
- * column. Each event of a real line meets these conditions when it first
- * happens, so a position with a card outside the fixed point's home set has
- * no winning line. Only for columns with no cells or run moves (Baker's
- * Dozen): a card leaves its place one at a time, onto a card or home. */
 /* Rule 7's fixed point over ``n`` columns given bottom card first, ``top``
  * the index of each one's exposed card (changed), ``home`` the cards home.
  * A card goes home in the fixed point exactly when it and the lower cards
@@ -163,6 +152,17 @@ static int dead_columns(const uint8_t *const *col, int *top, int n, uint64_t hom
     return 0;
 }
 
+/* Pruning rule 7 of bakers.solver (Baker's Dozen): whether some card of key
+ * ``k`` can never go home, even in a relaxation where every card that could
+ * ever be exposed stays available to build on for as long as needed. The
+ * least fixed point of: a card can be *exposed* once every card above it in
+ * its column can *leave*; it can *go home* once exposed, with its suit's next
+ * lower card home (or gone home); it can *leave* by going home, or onto a
+ * card one rank higher that can be exposed and does not lie beneath it in its
+ * column. Each event of a real line meets these conditions when it first
+ * happens, so a position with a card outside the fixed point's home set has
+ * no winning line. Only for columns with no cells or run moves (Baker's
+ * Dozen): a card leaves its place one at a time, onto a card or home. */
 BK_FN int bk_dead(const uint8_t *k)
 {
     uint8_t on[NCARDS];
