@@ -12,6 +12,7 @@
 #include "short.c"
 #include "exhaust.c"
 #include "disk.c"
+#include "relax.c"
 #include "line.c"
 #include "portfolio.c"
 #include "deal.c"

@@ -235,6 +235,13 @@ int bk_short(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t
 int bk_exhaust(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t *root,
                bk_cmove **line, size_t *nline, size_t *peak);
 
+/* Pruning rule 8 (Baker's Dozen: rules with r->dead): the pool relaxation
+ * searched from ``k``, each of its states one position of the budget:
+ * BK_EXHAUSTED when it proves the position lost, BK_WIN when the relaxed
+ * game is won (which proves nothing), BK_LIMIT, BK_ERROR (a card in a
+ * cell), or -BK_ERR_RULES for other rules. *peak: the memory it held. */
+int bk_relax(const bk_rules *r, bk_budget *b, const uint8_t *k, size_t *peak);
+
 /* The disk-backed exhaustive search's options: its work directory (made by
  * the caller), the disk it may use in bytes (< 0: no limit), whether to go
  * on from the checkpoint there, and a progress callback (may be NULL),

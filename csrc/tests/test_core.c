@@ -454,6 +454,37 @@ static void test_disk(void)
     CHECK(rmdir(dir) == 0);
 }
 
+/* Pruning rule 8, the pool relaxation: Baker's Dozen 104 and 5257 proven
+ * lost (768 and 287,744 relaxed states), deal 1 won in the relaxation (843
+ * states, which proves nothing), a state limit named, other rules refused. */
+static void test_relax(void)
+{
+    static const struct {
+        unsigned long long deal;
+        int status;
+        long long states;
+    } cases[] = {{104, BK_EXHAUSTED, 768}, {5257, BK_EXHAUSTED, 287744}, {1, BK_WIN, 843}};
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+    bk_budget b;
+    size_t peak;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ready_deal(BAKERS_DOZEN, 0, cases[i].deal, &r, &pl, &p);
+        bk_budget_start(&b, 3000000, 0, 0);
+        CHECK(bk_relax(&r, &b, pl.key, &peak) == cases[i].status);
+        CHECK(b.states == cases[i].states && peak > 0 && b.bytes == 0);
+    }
+    ready_deal(BAKERS_DOZEN, 0, 5257, &r, &pl, &p);
+    bk_budget_start(&b, 100000, 0, 0);
+    CHECK(bk_relax(&r, &b, pl.key, &peak) == BK_LIMIT && b.limit == BK_LIM_STATES);
+    bk_budget_start(&b, -1, 0, 1);
+    CHECK(bk_relax(&r, &b, pl.key, &peak) == BK_LIMIT && b.limit == BK_LIM_MEMORY);
+    ready_deal(FREECELL, 4, 1, &r, &pl, &p);
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_relax(&r, &b, pl.key, &peak) == -BK_ERR_RULES);
+}
+
 static void test_probes(void)
 {
     bk_rules r;
@@ -483,6 +514,7 @@ int main(void)
     test_interrupt();
     test_lines();
     test_short_and_exhaust();
+    test_relax();
     test_probes();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;

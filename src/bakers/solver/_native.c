@@ -464,6 +464,36 @@ static PyObject *py_exhaust(PyObject *self, PyObject *args)
     return exhaust_result(status, &b, line, n, peak);
 }
 
+/* relax(columns, cells, ncells, build, can_fill, supermoves, max_states,
+ *       timeout, max_mb) -> as solve(), without a line: pruning rule 8's pool
+ * relaxation searched from the position ("impossible" when it proves the
+ * position lost, "winnable" when the relaxed game is won). */
+static PyObject *py_relax(PyObject *self, PyObject *args)
+{
+    (void)self;
+    PyObject *columns, *cells;
+    int ncells, build, can_fill, supermoves;
+    long long max_states, max_mb;
+    double timeout;
+    if (!PyArg_ParseTuple(args, "OOiiiiLdL", &columns, &cells, &ncells, &build, &can_fill,
+                          &supermoves, &max_states, &timeout, &max_mb))
+        return NULL;
+    bk_rules r;
+    uint8_t root[BK_NCARDS];
+    if (get_position(columns, cells, ncells, build, can_fill, supermoves, &r, root, NULL) < 0)
+        return NULL;
+    bk_budget b;
+    PyThreadState *ts = NULL;
+    start_budget(&b, &ts, max_states, timeout, max_mb);
+    size_t peak = 0;
+    ts = PyEval_SaveThread();
+    int status = bk_relax(&r, &b, root, &peak);
+    PyEval_RestoreThread(ts);
+    if (search_failed(status, &b))
+        return NULL;
+    return search_result(status, &b, NULL, peak);
+}
+
 /* The disk search's callbacks: Python's signals and its progress callable,
  * with the GIL taken back for the moment they take. */
 typedef struct {
@@ -807,6 +837,7 @@ static PyMethodDef methods[] = {
     {"solve", py_solve, METH_VARARGS, "Search a position; see bakers.solver.native."},
     {"short", py_short, METH_VARARGS, "Look for a line of fewer player moves."},
     {"exhaust", py_exhaust, METH_VARARGS, "Search every reachable position, depth first."},
+    {"relax", py_relax, METH_VARARGS, "Pruning rule 8's pool relaxation from a position."},
     {"solve_checked", py_solve_checked, METH_VARARGS,
      "Solve, then play and check the line: counts only."},
     {"play_line", py_play_line, METH_VARARGS, "A line in card terms as board moves."},

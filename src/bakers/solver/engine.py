@@ -321,6 +321,87 @@ class Rules:
                 tops[i] = t
         return any(t > 0 for t in tops)
 
+    def relaxed(self, key: bytes, max_states: int) -> tuple[str, int]:
+        """Pruning rule 8 of :mod:`bakers.solver` (Baker's Dozen): the pool
+        relaxation searched depth first from ``key``, its columns in the order
+        of their bottom cards, as the core's bk_relax: ("impossible", n) when
+        it proves ``key`` lost, ("open", n) when the relaxed game is won,
+        ("unknown", n) past ``max_states`` relaxed states."""
+        fnd0, cells, cols = self.parts(key)
+        if cells or not self.dead_holds:
+            raise ValueError("the pool relaxation is for Baker's Dozen's rules")
+        cols = sorted((c for c in cols if c), key=lambda c: c[0])
+        depth = [len(c) for c in cols]
+        fnd = list(fnd0)
+        pool = [0] * 15  # by rank 1..13: cards in the pool
+        top = [0] * 15  # uncovered cards
+        for c in cols:
+            top[(c[-1] >> 2) + 1] += 1
+        in_pool = set()
+        seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
+
+        def fits() -> bool:
+            return not pool[13] and all(pool[r] <= pool[r + 1] + top[r + 1] for r in range(1, 13))
+
+        def free(q: int) -> bool:
+            return q == 1 or pool[q - 1] <= pool[q] + top[q] - 1
+
+        def visit() -> bool | None:
+            state = (tuple(depth), tuple(fnd))
+            if state in seen:
+                return False
+            seen.add(state)
+            if len(seen) > max_states:
+                return None
+            if fnd == [13, 13, 13, 13]:
+                return True
+            for s in range(4):
+                q = fnd[s] + 1
+                c = (q - 1) * 4 + s
+                if q > 13 or c not in in_pool or not free(q):
+                    continue
+                in_pool.discard(c)
+                pool[q] -= 1
+                fnd[s] += 1
+                won = visit() if fits() else False
+                fnd[s] -= 1
+                pool[q] += 1
+                in_pool.add(c)
+                if won is not False:
+                    return won
+            for home in (True, False):
+                for i, col in enumerate(cols):
+                    if not depth[i]:
+                        continue
+                    c = col[depth[i] - 1]
+                    q, s = (c >> 2) + 1, c & 3
+                    if (home and fnd[s] != q - 1) or not free(q):
+                        continue
+                    top[q] -= 1
+                    depth[i] -= 1
+                    under = (col[depth[i] - 1] >> 2) + 1 if depth[i] else 0
+                    top[under] += 1
+                    if home:
+                        fnd[s] += 1
+                    else:
+                        pool[q] += 1
+                        in_pool.add(c)
+                    won = visit() if fits() else False
+                    if home:
+                        fnd[s] -= 1
+                    else:
+                        pool[q] -= 1
+                        in_pool.discard(c)
+                    top[under] -= 1
+                    depth[i] += 1
+                    top[q] += 1
+                    if won is not False:
+                        return won
+            return False
+
+        won = visit()
+        return ("open" if won else "impossible" if won is False else "unknown"), len(seen)
+
     def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
               ) -> tuple[bytes, list[bytes]]:
         """Send safe cards home until none is left: ``fnd`` and ``cols`` are

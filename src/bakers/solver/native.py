@@ -363,6 +363,21 @@ def exhaust(board: Board, *, timeout: float | None, max_states: int | None,
     return Outcome(status, limit, states, list(line or []), peak)
 
 
+def relax(board: Board, *, timeout: float | None, max_states: int | None,
+          max_memory_mb: int | None) -> Outcome:
+    """Pruning rule 8 of :mod:`bakers.solver` (Baker's Dozen): the core's
+    pool relaxation searched from ``board``'s position, each relaxed state one
+    position of the budget. ``verdict`` is impossible when it proves the
+    position lost, "open" when the relaxed game is won (which proves
+    nothing), unknown at a limit."""
+    if _core is None:
+        raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
+    cols, cells = position_args(board)
+    verdict, limit, states, _, peak = _core.relax(
+        cols, cells, *_rules_args(board.game), *_limit_args(timeout, max_states, max_memory_mb))
+    return Outcome("open" if verdict == "winnable" else verdict, limit, states, [], peak)
+
+
 @dataclasses.dataclass(frozen=True)
 class DiskOutcome:
     """What the disk-backed exhaustive search found: the search's outcome
