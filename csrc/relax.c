@@ -11,7 +11,9 @@
  * r, the pool's cards of rank r no more than the pool's and the uncovered
  * cards of rank r + 1; no king in the pool). Every real line is a line of the
  * relaxed game, so when the relaxed game's every line fails the position
- * has no win. Its moves only ever deepen no column and lower no suit, so a
+ * has no win. A card whose lower rank is all home goes home at once (its
+ * only move then): nothing can ever need to lie on it, so a relaxed line
+ * with it still out is one with it home, that move left out. Its moves only ever deepen no column and lower no suit, so a
  * depth-first search with the states seen (each one fully searched by the
  * time it is met again) decides it. */
 
@@ -21,6 +23,7 @@ typedef struct {
     int ncols;
     uint8_t col[MAXCOLS][NCARDS];
     int len[MAXCOLS], d[MAXCOLS], f[4];
+    int8_t colof[NCARDS], at[NCARDS]; /* each card's column and place there (-1: none) */
     int p[15], t[15]; /* ranks 1..13: cards in the pool, uncovered cards */
     uint64_t pool;
     uint64_t *slot; /* states seen, as 1 + their number (0: an empty slot) */
@@ -113,6 +116,39 @@ static int relax_visit(Relax *x)
         return -1;
     if (x->f[0] == 13 && x->f[1] == 13 && x->f[2] == 13 && x->f[3] == 13)
         return 1;
+    /* a card whose lower rank is all home goes home at once, its one move:
+     * no card can ever need to lie on it */
+    int low = x->f[0];
+    for (int s = 1; s < 4; s++)
+        low = x->f[s] < low ? x->f[s] : low;
+    for (int s = 0; s < 4; s++) {
+        int q = x->f[s] + 1, c = (q - 1) * 4 + s;
+        if (q > 13 || low < q - 1)
+            continue;
+        int i = x->colof[c], top = i >= 0 && x->at[c] == x->d[i] - 1;
+        if (!top && !(x->pool >> c & 1))
+            continue;
+        if (top) {
+            x->t[q]--;
+            int under = --x->d[i] ? (x->col[i][x->d[i] - 1] >> 2) + 1 : 0;
+            x->t[under]++;
+            x->f[s]++;
+            int v = relax_fits(x) ? relax_visit(x) : 0;
+            x->f[s]--;
+            x->t[under]--;
+            x->d[i]++;
+            x->t[q]++;
+            return v;
+        }
+        x->pool &= ~(1ULL << c);
+        x->p[q]--;
+        x->f[s]++;
+        int v = relax_fits(x) ? relax_visit(x) : 0;
+        x->f[s]--;
+        x->p[q]++;
+        x->pool |= 1ULL << c;
+        return v;
+    }
     /* the pool's next card of a suit home */
     for (int s = 0; s < 4; s++) {
         if (x->f[s] == 13)
@@ -177,13 +213,18 @@ int bk_relax(const Rules *r, Budget *b, const uint8_t *k, size_t *peak)
     masks(k, &bottoms, &cells, &home);
     uint8_t on[NCARDS];
     memset(on, NONE, sizeof on);
+    memset(x->colof, -1, sizeof x->colof);
+    memset(x->at, -1, sizeof x->at);
     for (int c = 0; c < NCARDS; c++)
         if (k[c] < NCARDS)
             on[k[c]] = (uint8_t)c;
     for (uint64_t m = bottoms; m && x->ncols < MAXCOLS; m &= m - 1, x->ncols++) {
         int i = x->ncols, len = 0;
-        for (int c = __builtin_ctzll(m); c != NONE && len < NCARDS; c = on[c])
+        for (int c = __builtin_ctzll(m); c != NONE && len < NCARDS; c = on[c]) {
+            x->colof[c] = (int8_t)i;
+            x->at[c] = (int8_t)len;
             x->col[i][len++] = (uint8_t)c;
+        }
         x->len[i] = x->d[i] = len;
         x->t[(x->col[i][len - 1] >> 2) + 1]++;
     }

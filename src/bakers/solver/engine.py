@@ -355,6 +355,35 @@ class Rules:
                 return None
             if fnd == [13, 13, 13, 13]:
                 return True
+            low = min(fnd)
+            for s in range(4):  # a card whose lower rank is all home: home at once
+                q = fnd[s] + 1
+                c = (q - 1) * 4 + s
+                if q > 13 or low < q - 1:
+                    continue
+                i = next((i for i, col in enumerate(cols) if depth[i] and col[depth[i] - 1] == c),
+                         None)
+                if i is None and c not in in_pool:
+                    continue
+                if i is not None:
+                    top[q] -= 1
+                    depth[i] -= 1
+                    under = (cols[i][depth[i] - 1] >> 2) + 1 if depth[i] else 0
+                    top[under] += 1
+                else:
+                    in_pool.discard(c)
+                    pool[q] -= 1
+                fnd[s] += 1
+                won = visit() if fits() else False
+                fnd[s] -= 1
+                if i is not None:
+                    top[under] -= 1
+                    depth[i] += 1
+                    top[q] += 1
+                else:
+                    pool[q] += 1
+                    in_pool.add(c)
+                return won
             for s in range(4):
                 q = fnd[s] + 1
                 c = (q - 1) * 4 + s
