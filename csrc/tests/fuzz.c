@@ -2,13 +2,14 @@
  * A fuzz driver for the position parser and the line player and checker:
  * the input picks a game, columns of card bytes and cells (anything at all:
  * repeated, out of range, too long), then a line of card moves and a line of
- * single-card moves. Whatever the bytes, the library must answer with a code,
+ * single-card moves; the move generator and the pool relaxation (pruning
+ * rule 8) run on the position too. Whatever the bytes, the library must answer with a code,
  * never crash or read out of bounds (run under ASan and UBSan).
  *
  * With clang's libFuzzer (-fsanitize=fuzzer) LLVMFuzzerTestOneInput is the
  * entry point; otherwise main() feeds it deterministic random inputs (a
  * xorshift generator from a seed) for the seconds it is given: half of them
- * random bytes, half real deals followed by random moves.
+ * random bytes, half real deals of the three games followed by random moves.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     (void)bk_children(&r, &w, pl.key, kids);
     int legal[512][2];
     (void)bk_legal_moves(&r, &pl, legal, 512);
+    /* the pool relaxation (Baker's Dozen; a code for the other games) */
+    bk_budget b;
+    size_t peak;
+    bk_budget_start(&b, 2000, 0, 64);
+    (void)bk_relax(&r, &b, pl.key, &peak);
     return 0;
 }
 
@@ -107,20 +113,20 @@ static uint64_t next(void)
 static size_t deal_input(uint8_t *buf, size_t cap)
 {
     size_t k = 0;
-    int game = (int)(next() % 2); /* FreeCell or Baker's Game */
-    bk_rules r;
+    int game = (int)(next() % 3); /* FreeCell, Baker's Game or Baker's Dozen */
+    int ncols = game == 2 ? 13 : 8;
     uint8_t cols[BK_MAXCOLS][BK_NCARDS];
     int lens[BK_MAXCOLS];
-    bk_rules_init(&r, 8, 4, game == 0 ? BK_BUILD_ALT : BK_BUILD_SAME, 1, 1);
-    bk_deal(1 + next() % 100000, 8, 0, cols, lens);
+    bk_deal(1 + next() % 100000, ncols, game == 2, cols, lens);
     buf[k++] = (uint8_t)game;
-    buf[k++] = 4;
-    for (int i = 0; i < 8; i++) {
+    if (game != 2)
+        buf[k++] = 4;
+    for (int i = 0; i < ncols; i++) {
         buf[k++] = (uint8_t)lens[i];
         memcpy(buf + k, cols[i], (size_t)lens[i]);
         k += (size_t)lens[i];
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; game != 2 && i < 4; i++)
         buf[k++] = BK_EMPTY_CELL;
     while (k < cap)
         buf[k++] = (uint8_t)next();
