@@ -103,6 +103,49 @@ static int relax_free(const Relax *x, int q)
     return q == 1 || x->p[q - 1] <= x->p[q] + x->t[q] - 1;
 }
 
+static int relax_visit(Relax *x);
+
+/* The pool's card c (of suit s, rank q) home, the game searched on from
+ * there, the move taken back: what relax_visit says (0 when the pool would
+ * not fit). */
+static int relax_pool_home(Relax *x, int s, int q, int c)
+{
+    x->pool &= ~(1ULL << c);
+    x->p[q]--;
+    x->f[s]++;
+    int v = relax_fits(x) ? relax_visit(x) : 0;
+    x->f[s]--;
+    x->p[q]++;
+    x->pool |= 1ULL << c;
+    return v;
+}
+
+/* Column i's uncovered card home (or to the pool), searched on, taken back. */
+static int relax_uncover(Relax *x, int i, int home)
+{
+    int c = x->col[i][x->d[i] - 1], q = (c >> 2) + 1, s = c & 3;
+    x->t[q]--;
+    int under = --x->d[i] ? (x->col[i][x->d[i] - 1] >> 2) + 1 : 0;
+    x->t[under]++;
+    if (home) {
+        x->f[s]++;
+    } else {
+        x->p[q]++;
+        x->pool |= 1ULL << c;
+    }
+    int v = relax_fits(x) ? relax_visit(x) : 0;
+    if (home) {
+        x->f[s]--;
+    } else {
+        x->p[q]--;
+        x->pool &= ~(1ULL << c);
+    }
+    x->t[under]--;
+    x->d[i]++;
+    x->t[q]++;
+    return v;
+}
+
 /* 1: the relaxed game is won from here; 0: lost; -1: a limit. At most 104
  * moves deep: each one sends a card home or out of its column. */
 static int relax_visit(Relax *x)
@@ -125,44 +168,18 @@ static int relax_visit(Relax *x)
         int q = x->f[s] + 1, c = (q - 1) * 4 + s;
         if (q > 13 || low < q - 1)
             continue;
-        int i = x->colof[c], top = i >= 0 && x->at[c] == x->d[i] - 1;
-        if (!top && !(x->pool >> c & 1))
-            continue;
-        if (top) {
-            x->t[q]--;
-            int under = --x->d[i] ? (x->col[i][x->d[i] - 1] >> 2) + 1 : 0;
-            x->t[under]++;
-            x->f[s]++;
-            int v = relax_fits(x) ? relax_visit(x) : 0;
-            x->f[s]--;
-            x->t[under]--;
-            x->d[i]++;
-            x->t[q]++;
-            return v;
-        }
-        x->pool &= ~(1ULL << c);
-        x->p[q]--;
-        x->f[s]++;
-        int v = relax_fits(x) ? relax_visit(x) : 0;
-        x->f[s]--;
-        x->p[q]++;
-        x->pool |= 1ULL << c;
-        return v;
+        int i = x->colof[c];
+        if (i >= 0 && x->at[c] == x->d[i] - 1)
+            return relax_uncover(x, i, 1);
+        if (x->pool >> c & 1)
+            return relax_pool_home(x, s, q, c);
     }
     /* the pool's next card of a suit home */
     for (int s = 0; s < 4; s++) {
-        if (x->f[s] == 13)
-            continue;
         int q = x->f[s] + 1, c = (q - 1) * 4 + s;
-        if (!(x->pool >> c & 1) || !relax_free(x, q))
+        if (q > 13 || !(x->pool >> c & 1) || !relax_free(x, q))
             continue;
-        x->pool &= ~(1ULL << c);
-        x->p[q]--;
-        x->f[s]++;
-        int v = relax_fits(x) ? relax_visit(x) : 0;
-        x->f[s]--;
-        x->p[q]++;
-        x->pool |= 1ULL << c;
+        int v = relax_pool_home(x, s, q, c);
         if (v)
             return v;
     }
@@ -171,29 +188,10 @@ static int relax_visit(Relax *x)
         for (int i = 0; i < x->ncols; i++) {
             if (!x->d[i])
                 continue;
-            int c = x->col[i][x->d[i] - 1], q = (c >> 2) + 1, s = c & 3;
-            int home = pass == 0;
-            if ((home && x->f[s] != q - 1) || !relax_free(x, q))
+            int c = x->col[i][x->d[i] - 1], q = (c >> 2) + 1;
+            if ((pass == 0 && x->f[c & 3] != q - 1) || !relax_free(x, q))
                 continue;
-            x->t[q]--;
-            int under = --x->d[i] ? (x->col[i][x->d[i] - 1] >> 2) + 1 : 0;
-            x->t[under]++;
-            if (home) {
-                x->f[s]++;
-            } else {
-                x->p[q]++;
-                x->pool |= 1ULL << c;
-            }
-            int v = relax_fits(x) ? relax_visit(x) : 0;
-            if (home) {
-                x->f[s]--;
-            } else {
-                x->p[q]--;
-                x->pool &= ~(1ULL << c);
-            }
-            x->t[under]--;
-            x->d[i]++;
-            x->t[q]++;
+            int v = relax_uncover(x, i, pass == 0);
             if (v)
                 return v;
         }

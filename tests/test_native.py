@@ -572,6 +572,21 @@ def test_dead_positions_are_those_of_the_definition() -> None:
     assert dead >= 200 and alive >= 200
 
 
+def on_winning_lines(deals: range, every: int = 1):
+    """(deal, board) for every ``every``-th position (root first) of the
+    Baker's Dozen lines the solver finds for ``deals``, played by the rules
+    engine; lost deals give none."""
+    for deal in deals:
+        result = solve(Board.deal("bakers_dozen", deal), texts=False)
+        board = Board.deal("bakers_dozen", deal)
+        for i, move in enumerate(result.single_moves):
+            if i % every == 0:
+                yield deal, board
+            board.push(move)
+        if result.verdict is Verdict.WINNABLE and len(result.single_moves) % every == 0:
+            yield deal, board
+
+
 def test_dead_positions_lie_on_no_winning_line() -> None:
     """Pruning rule 7 (Baker's Dozen) never calls a position on a winning
     line dead: every position of the lines found for deals 1-120, played by
@@ -583,16 +598,9 @@ def test_dead_positions_lie_on_no_winning_line() -> None:
     rules = Rules(game, tables(game.build), exhaustive=True)
     assert rules.dead_rule
     positions = 0
-    for deal in range(1, 121):
-        result = solve(Board.deal("bakers_dozen", deal), texts=False)
-        if result.verdict is not Verdict.WINNABLE:
-            continue
-        board = Board.deal("bakers_dozen", deal)
+    for deal, board in on_winning_lines(range(1, 121)):
         assert not dead_by_definition(rules, python_key(rules, board)), deal
-        for move in result.single_moves:
-            board.push(move)
-            assert not dead_by_definition(rules, python_key(rules, board)), deal
-            positions += 1
+        positions += 1
     assert positions > 5_000
     walked = [python_key(rules, b) for b in random_positions("bakers_dozen", None, 300, seed=3)]
     assert sum(dead_by_definition(rules, key) for key in walked) >= 10
@@ -614,12 +622,7 @@ def test_the_pool_relaxation_is_the_reference_one() -> None:
     verdicts: dict[str, int] = {}
     boards = [*random_positions("bakers_dozen", None, 150, seed=11),
               Board.deal("bakers_dozen", 104)]
-    for deal in range(1, 11):
-        board = Board.deal("bakers_dozen", deal)
-        for i, move in enumerate(solve(board, texts=False).single_moves):
-            if i % 8 == 0:
-                boards.append(board.copy())
-            board.push(move)
+    boards += [board.copy() for _, board in on_winning_lines(range(1, 11), every=8)]
     for board in boards:
         core = native.relax(board, timeout=None, max_states=20_000, max_memory_mb=512)
         verdict, states = rules.relaxed(python_key(rules, board), 20_000)
@@ -642,18 +645,10 @@ def test_the_pool_relaxation_loses_no_win() -> None:
     in 77,757 relaxed states (rules 1-7 alone leave it unknown after 5
     million positions) and still wins deal 3 with its line replayed."""
     checked = 0
-    for deal in range(1, 61):
-        result = solve(Board.deal("bakers_dozen", deal), texts=False)
-        if result.verdict is not Verdict.WINNABLE:
-            continue
-        board = Board.deal("bakers_dozen", deal)
-        for i, move in enumerate(result.single_moves):
-            if i % 10 == 0:
-                found = native.relax(board, timeout=None, max_states=2_000_000,
-                                     max_memory_mb=512)
-                assert found.verdict == "open", (deal, i)
-                checked += 1
-            board.push(move)
+    for deal, board in on_winning_lines(range(1, 61), every=10):
+        found = native.relax(board, timeout=None, max_states=2_000_000, max_memory_mb=512)
+        assert found.verdict == "open", deal
+        checked += 1
     assert checked > 300
     lost = solve(Board.deal("bakers_dozen", 14902), search="exhaustive", texts=False)
     assert (lost.verdict, lost.states) == (Verdict.IMPOSSIBLE, 77_757)

@@ -346,6 +346,42 @@ class Rules:
         def free(q: int) -> bool:
             return q == 1 or pool[q - 1] <= pool[q] + top[q] - 1
 
+        def pool_home(s: int, q: int, c: int) -> bool | None:
+            """The pool's card ``c`` home, searched on from there, taken back."""
+            in_pool.discard(c)
+            pool[q] -= 1
+            fnd[s] += 1
+            won = visit() if fits() else False
+            fnd[s] -= 1
+            pool[q] += 1
+            in_pool.add(c)
+            return won
+
+        def uncover(i: int, home: bool) -> bool | None:
+            """Column ``i``'s uncovered card home (or to the pool), searched on,
+            taken back."""
+            c = cols[i][depth[i] - 1]
+            q, s = (c >> 2) + 1, c & 3
+            top[q] -= 1
+            depth[i] -= 1
+            under = (cols[i][depth[i] - 1] >> 2) + 1 if depth[i] else 0
+            top[under] += 1
+            if home:
+                fnd[s] += 1
+            else:
+                pool[q] += 1
+                in_pool.add(c)
+            won = visit() if fits() else False
+            if home:
+                fnd[s] -= 1
+            else:
+                pool[q] -= 1
+                in_pool.discard(c)
+            top[under] -= 1
+            depth[i] += 1
+            top[q] += 1
+            return won
+
         def visit() -> bool | None:
             state = (tuple(depth), tuple(fnd))
             if state in seen:
@@ -361,41 +397,17 @@ class Rules:
                 c = (q - 1) * 4 + s
                 if q > 13 or low < q - 1:
                     continue
-                i = next((i for i, col in enumerate(cols) if depth[i] and col[depth[i] - 1] == c),
-                         None)
-                if i is None and c not in in_pool:
-                    continue
-                if i is not None:
-                    top[q] -= 1
-                    depth[i] -= 1
-                    under = (cols[i][depth[i] - 1] >> 2) + 1 if depth[i] else 0
-                    top[under] += 1
-                else:
-                    in_pool.discard(c)
-                    pool[q] -= 1
-                fnd[s] += 1
-                won = visit() if fits() else False
-                fnd[s] -= 1
-                if i is not None:
-                    top[under] -= 1
-                    depth[i] += 1
-                    top[q] += 1
-                else:
-                    pool[q] += 1
-                    in_pool.add(c)
-                return won
+                for i, col in enumerate(cols):
+                    if depth[i] and col[depth[i] - 1] == c:
+                        return uncover(i, True)
+                if c in in_pool:
+                    return pool_home(s, q, c)
             for s in range(4):
                 q = fnd[s] + 1
                 c = (q - 1) * 4 + s
                 if q > 13 or c not in in_pool or not free(q):
                     continue
-                in_pool.discard(c)
-                pool[q] -= 1
-                fnd[s] += 1
-                won = visit() if fits() else False
-                fnd[s] -= 1
-                pool[q] += 1
-                in_pool.add(c)
+                won = pool_home(s, q, c)
                 if won is not False:
                     return won
             for home in (True, False):
@@ -403,27 +415,9 @@ class Rules:
                     if not depth[i]:
                         continue
                     c = col[depth[i] - 1]
-                    q, s = (c >> 2) + 1, c & 3
-                    if (home and fnd[s] != q - 1) or not free(q):
+                    if (home and fnd[c & 3] != c >> 2) or not free((c >> 2) + 1):
                         continue
-                    top[q] -= 1
-                    depth[i] -= 1
-                    under = (col[depth[i] - 1] >> 2) + 1 if depth[i] else 0
-                    top[under] += 1
-                    if home:
-                        fnd[s] += 1
-                    else:
-                        pool[q] += 1
-                        in_pool.add(c)
-                    won = visit() if fits() else False
-                    if home:
-                        fnd[s] -= 1
-                    else:
-                        pool[q] -= 1
-                        in_pool.discard(c)
-                    top[under] -= 1
-                    depth[i] += 1
-                    top[q] += 1
+                    won = uncover(i, home)
                     if won is not False:
                         return won
             return False
