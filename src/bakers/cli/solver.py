@@ -110,7 +110,8 @@ def _disk_progress(max_disk: float | None, work_dir: str | None,
 @click.option("--exhaustive", is_flag=True,
               help="search every reachable position depth first, each in a compact form "
                    "(native engine): a third of the memory per position, for proofs of "
-                   "loss too big for the default search")
+                   "loss too big for the default search; in Baker's Dozen after a relaxed "
+                   "game that proves most lost deals at once")
 @click.option("--max-disk", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="GB", help="with --exhaustive: once the positions no longer fit "
               "--max-memory, go on with them on disk, using at most GB gigabytes")
