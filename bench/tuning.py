@@ -11,12 +11,15 @@ tuning ranges but worsens the validation ranges is not taken.
     python bench/tuning.py --game freecell --portfolio cand.json  # a candidate beside today's
 
 A candidate is JSON: any of ``weights``, ``first_stage``, ``middle_stage``,
-``beams``, ``beam_weights``, ``rival``, ``race`` replacing today's (weights as
-the seven numbers blocked, cell, home, empty, unbuilt, depth, need; a rival as
-``[weights, head, main_turn, turn, limit]``; a race as ``[turn, until,
-[weights, ...]]`` or null; a beam as a width, ``[width, k]``, or -1 for the
-race). Every deal is solved by the native core at the default budget (3 M
-positions, no timeout: the counts do not depend on the machine), its line
+``beams``, ``beam_weights``, ``rival``, ``race``, ``restarts`` replacing
+today's (weights as the seven numbers blocked, cell, home, empty, unbuilt,
+depth, need; a rival as ``[weights, head, main_turn, turn, limit]``; a race
+as ``[turn, until, [weights, ...]]`` or null; restarts as ``[unit, seed, low
+weights, high weights]`` or null; a beam as a width, ``[width, k]``, -1 for
+the race, ``[-2, n]`` for n positions of restarts (-2: to the end), or
+``[-3, n]`` for the pool relaxation's first n states). Every deal is solved
+by the native core at the default budget (3 M positions, no timeout: the
+counts do not depend on the machine), its line
 played and checked by the core's line checker. The figures per split:
 positions in all, unknown deals, median and worst seconds, and the verdict
 of the protocol.
@@ -82,7 +85,7 @@ def candidate(base: native.Portfolio, path: Path) -> native.Portfolio:
     """``base`` with the fields a JSON file gives."""
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     unknown = set(data) - {"weights", "first_stage", "middle_stage", "beams", "beam_weights",
-                           "rival", "race"}
+                           "rival", "race", "restarts"}
     if unknown:
         raise SystemExit(f"error: {path}: unknown fields {sorted(unknown)}")
     fields: dict[str, Any] = {}
@@ -102,6 +105,10 @@ def candidate(base: native.Portfolio, path: Path) -> native.Portfolio:
         r = data["race"]
         fields["race"] = None if r is None else native.Race(
             tuple(Weights(*w) for w in r[2]), int(r[0]), int(r[1]))
+    if "restarts" in data:
+        r = data["restarts"]
+        fields["restarts"] = None if r is None else native.Restarts(
+            int(r[0]), int(r[1]), Weights(*r[2]), Weights(*r[3]))
     return dataclasses.replace(base, **fields)
 
 

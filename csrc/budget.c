@@ -100,6 +100,7 @@ static const char *const error_messages[BK_ERR_COUNT] = {
     [BK_ERR_STAGES] = "beam stage out of range",
     [BK_ERR_RIVAL] = "a rival's turns must be positive",
     [BK_ERR_RACE] = "a race needs 1 to 24 weightings and a positive turn",
+    [BK_ERR_RESTARTS] = "restarts need a positive unit and each low weight at most its high",
     [BK_ERR_RESUME] = "the work directory holds another search (or none to resume)",
     [BK_ERR_IO] = "a file of the work directory could not be read or written",
     [BK_ERR_BEAM_WEIGHTS] = "1 to 8 beam weights",

@@ -74,6 +74,15 @@ static const long long BD_RACE_TURN = 1000;
  * deals 1-12,000 and 2,284,789 on 12,001-24,000 (not used to choose). */
 static const Rival RIVAL_ALT = {{1, 5, 2, 4, 2, 1, 1}, 400, 512, 64, 1000};
 
+/* The weights' fields in order: blocked, cell, home, empty, unbuilt, depth,
+ * need. */
+enum { NFIELDS = 7 };
+static void weight_fields(const Weights *w, int *out)
+{
+    const int v[NFIELDS] = {w->blocked, w->cell, w->home, w->empty, w->unbuilt, w->depth, w->need};
+    memcpy(out, v, sizeof v);
+}
+
 void bk_portfolio_default(int build, int can_fill, bk_portfolio *p)
 {
     memset(p, 0, sizeof *p);
@@ -118,7 +127,7 @@ int bk_portfolio_check(const bk_portfolio *p)
     if (p->nbeams < 0 || p->nbeams > BK_MAXSTAGES)
         return -BK_ERR_STAGES;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] < -1 || p->width[i] > 10000000)
+        if (p->width[i] < -3 || p->width[i] > 10000000)
             return -BK_ERR_STAGES;
     if (p->nbw > BK_MAXBEAMW || (p->nbeams && p->nbw < 1))
         return -BK_ERR_BEAM_WEIGHTS;
@@ -131,8 +140,24 @@ int bk_portfolio_check(const bk_portfolio *p)
     if (p->race.n < 0 || p->race.n > BK_MAXRACE || (p->race.n && p->race.turn < 1))
         return -BK_ERR_RACE;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] < 0 && !p->race.n)
+        if (p->width[i] == -1 && !p->race.n)
             return -BK_ERR_RACE;
+    const bk_restarts *rs = &p->restarts;
+    for (int i = 0; i < p->nbeams; i++)
+        if (p->width[i] == -2 && rs->unit < 1)
+            return -BK_ERR_RESTARTS;
+    if (rs->unit < 0)
+        return -BK_ERR_RESTARTS;
+    if (rs->unit > 0) {
+        if (bk_weights_check(&rs->lo) < 0 || bk_weights_check(&rs->hi) < 0)
+            return -BK_ERR_RESTARTS;
+        int lo[NFIELDS], hi[NFIELDS];
+        weight_fields(&rs->lo, lo);
+        weight_fields(&rs->hi, hi);
+        for (int k = 0; k < NFIELDS; k++)
+            if (lo[k] > hi[k] || lo[k] < 0)
+                return -BK_ERR_RESTARTS;
+    }
     for (int i = 0; i < p->race.n; i++)
         if (bk_weights_check(&p->race.w[i]) < 0)
             return -BK_ERR_WEIGHTS;
@@ -143,6 +168,8 @@ int bk_portfolio_check(const bk_portfolio *p)
 
 struct bk_found {
     BestFirst bf, rbf;
+    BestFirst rs; /* the restarts' search of the moment */
+    int rs_live;
     BestFirst race[BK_MAXRACE];
     int nrace; /* the race's searches begun */
     Store beam_store;
@@ -189,6 +216,70 @@ static int run_race(const Rules *r, const bk_race *rc, Budget *b, const uint8_t 
             }
         }
     }
+}
+
+/* The i-th term (from 1) of Luby's sequence: 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... */
+static long long luby(long long i)
+{
+    for (;;) {
+        int k = 1;
+        while ((1LL << k) - 1 < i)
+            k++;
+        if ((1LL << k) - 1 == i)
+            return 1LL << (k - 1);
+        i -= (1LL << (k - 1)) - 1;
+    }
+}
+
+/* splitmix64: the restarts' generator of weights */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Search i's weights: each field drawn from [lo, hi], in field order. */
+static Weights draw_weights(const bk_restarts *rs, uint64_t *state)
+{
+    int lo[NFIELDS], hi[NFIELDS], v[NFIELDS];
+    weight_fields(&rs->lo, lo);
+    weight_fields(&rs->hi, hi);
+    for (int k = 0; k < NFIELDS; k++)
+        v[k] = lo[k] + (int)(next_random(state) % (uint64_t)(hi[k] - lo[k] + 1));
+    return (Weights){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
+}
+
+/* The restarts (see bk_restarts) until a verdict, a limit or ``end``
+ * positions in all (ST_STAGE: the later stages go on with the main search).
+ * A win leaves its search in ``f->rs`` and ``*which`` pointing at it. */
+static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const uint8_t *root,
+                        bk_found *f, Child *kids, BestFirst **which, size_t *peak, long long end)
+{
+    uint64_t state = rs->seed;
+    for (long long i = 1; b->states < end; i++) {
+        Weights w = draw_weights(rs, &state);
+        if (bf_init(&f->rs, r, &w, b, root, key_h(r, &w, root)) < 0) {
+            if (!b->limit)
+                b->limit = LIM_MEMORY;
+            return ST_LIMIT;
+        }
+        f->rs_live = 1;
+        long long len = rs->unit * luby(i);
+        long long until = end - b->states < len ? end : b->states + len;
+        int st = bf_run(&f->rs, b, until, kids);
+        if (b->bytes > *peak)
+            *peak = b->bytes;
+        if (st != ST_STAGE) {
+            *which = &f->rs;
+            return st;
+        }
+        bf_free(&f->rs, b);
+        f->rs_live = 0;
+    }
+    *which = &f->bf;
+    return ST_STAGE;
 }
 
 int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *root_in,
@@ -239,11 +330,46 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
         }
         if (status == ST_STAGE) {
             for (int i = 0; i < nbeams && status == ST_STAGE; i++) {
-                if (p->width[i] < 0) {
+                if (p->width[i] == -1) {
                     /* the race, for sel[i] positions (or its own ``until``) */
                     long long more = p->sel[i] >= 0 ? p->sel[i] : p->race.until;
                     long long until = more >= 0 ? b->states + more : (1LL << 62);
                     status = run_race(&r, &p->race, b, root, f, kids, &which, &peak, until);
+                    continue;
+                }
+                if (p->width[i] == -3) {
+                    /* the pool relaxation (pruning rule 8), where the rules
+                     * have it, for sel[i] relaxed states or to the end: a lost
+                     * relaxed game proves the deal lost; a won one, or a
+                     * relaxation out of its states or memory, goes on */
+                    if (!r.dead)
+                        continue;
+                    long long saved = b->max_states;
+                    long long cap = p->sel[i] >= 0 ? b->states + p->sel[i] : saved;
+                    if (cap >= 0 && (saved < 0 || cap < saved))
+                        b->max_states = cap;
+                    size_t rpeak = 0;
+                    int st = bk_relax(&r, b, root, &rpeak);
+                    b->max_states = saved;
+                    if (rpeak > peak)
+                        peak = rpeak;
+                    if (st == ST_EXHAUSTED) {
+                        status = ST_EXHAUSTED;
+                    } else if (st == ST_LIMIT && (b->limit == LIM_MEMORY ||
+                                                  (b->limit == LIM_STATES &&
+                                                   (saved < 0 || b->states < saved)))) {
+                        b->limit = 0;
+                    } else if (st != ST_WIN) {
+                        status = st < 0 ? ST_ERROR : st;
+                    }
+                    continue;
+                }
+                if (p->width[i] == -2) {
+                    /* the restarts, for sel[i] positions or to the end */
+                    long long until = p->sel[i] >= 0 ? b->states + p->sel[i] : (1LL << 62);
+                    if (max_states >= 0 && until > max_states)
+                        until = max_states;
+                    status = run_restarts(&r, &p->restarts, b, root, f, kids, &which, &peak, until);
                     continue;
                 }
                 if (p->width[i] == 0) {
@@ -319,6 +445,8 @@ void bk_found_free(bk_found *f, Budget *b)
     if (!f)
         return;
     store_free(&f->beam_store);
+    if (f->rs_live)
+        bf_free(&f->rs, b);
     for (int i = 0; i < f->nrace; i++)
         bf_free(&f->race[i], b);
     bf_free(&f->rbf, b);

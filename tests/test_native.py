@@ -260,6 +260,68 @@ def test_a_race_keeps_every_verdict_and_line_sound() -> None:
                       timeout=None, max_states=None, max_memory_mb=None)
 
 
+def test_restarts_keep_every_verdict_and_line_sound() -> None:
+    """A restarts stage (width -2): best-first searches begun afresh with
+    drawn weights on Luby's schedule. No verdict contradicts the default
+    portfolio's, every line replays, a lost deal is still proven lost, the
+    counts do not change from run to run, another seed draws other searches,
+    and restarts that cannot run say why."""
+    game = Board.deal("bakers_dozen", 1).game
+    base = native.Portfolio.for_game(game)
+    low, high = Weights(0, 0, 0, 0, 0, 1, 0), Weights(4, 0, 4, 0, 4, 3, 3)
+    restarting = dataclasses.replace(base, first_stage=50, beams=(-2,), race=None,
+                                     restarts=native.Restarts(200, 1, low, high))
+    reseeded = dataclasses.replace(restarting, restarts=native.Restarts(200, 2, low, high))
+    counts: set[tuple[int, int]] = set()
+    for deal in [*range(1, 9), 104]:
+        board = Board.deal("bakers_dozen", deal)
+        runs = [native.search(board, p, timeout=None, max_states=3_000_000, max_memory_mb=None)
+                for p in (restarting, restarting, reseeded, base)]
+        first, again, other, default = runs
+        assert (first.verdict, first.states) == (again.verdict, again.states)
+        assert {first.verdict, other.verdict} - {"unknown"} <= {default.verdict}, deal
+        if deal in (1, 104):
+            assert first.verdict == ("winnable" if deal == 1 else "impossible")
+        counts.add((first.states, other.states))
+        if first.verdict == "winnable":
+            for o in (first, other):
+                _, singles = native.play_line_places(board, o.line)
+                assert native.check_line(board, singles)
+    assert any(a != b for a, b in counts)
+    with pytest.raises(ValueError, match="restarts"):
+        native.search(Board.deal("bakers_dozen", 2),
+                      dataclasses.replace(restarting, restarts=None),
+                      timeout=None, max_states=None, max_memory_mb=None)
+    with pytest.raises(ValueError, match="restarts"):
+        native.search(Board.deal("bakers_dozen", 2),
+                      dataclasses.replace(restarting, restarts=native.Restarts(200, 1, high, low)),
+                      timeout=None, max_states=None, max_memory_mb=None)
+
+
+def test_a_relaxation_stage_proves_what_the_relaxed_game_loses() -> None:
+    """A relaxation stage (width -3, pruning rule 8) in a portfolio: Baker's
+    Dozen 14902, lost in 77,757 relaxed states, is proven lost when the
+    stage's cap holds them (each counted as a position) and searched on past
+    a smaller cap; a won deal is still won with its line replayed; other
+    games pass over the stage."""
+    dozen = Board.deal("bakers_dozen", 14902)
+    base = native.Portfolio.for_game(dozen.game)
+    relaxing = dataclasses.replace(base, first_stage=10, beams=((-3, 100_000),))
+    proven = native.search(dozen, relaxing, timeout=None, max_states=3_000_000,
+                           max_memory_mb=None)
+    assert (proven.verdict, proven.states) == ("impossible", 10 + 77_757)
+    short = native.search(dozen, dataclasses.replace(relaxing, beams=((-3, 1_000),)),
+                          timeout=None, max_states=5_000, max_memory_mb=None)
+    assert (short.verdict, short.limit, short.states) == ("unknown", "states", 5_000)
+    for board in (Board.deal("bakers_dozen", 3), Board.deal("freecell", 1)):
+        won = native.search(board, dataclasses.replace(
+            native.Portfolio.for_game(board.game), first_stage=10, beams=((-3, 100_000),)),
+            timeout=None, max_states=3_000_000, max_memory_mb=None)
+        assert won.verdict == "winnable"
+        _, singles = native.play_line_places(board, won.line)
+        assert native.check_line(board, singles)
+
+
 @pytest.mark.parametrize(("game", "cells", "deals"), [
     ("freecell", 4, [*range(1, 31), 11982]), ("freecell", 1, range(1, 11)),
     ("bakers_game", 4, range(1, 31)), ("bakers_dozen", None, range(1, 16)),

@@ -57,6 +57,7 @@ enum {
     BK_ERR_RACE,        /* a race needs 1 to 24 weightings and a positive turn */
     BK_ERR_RESUME,      /* the work directory holds another search (or none to resume) */
     BK_ERR_IO,          /* a file of the work directory could not be read or written */
+    BK_ERR_RESTARTS,    /* restarts need a positive unit and each low weight at most its high */
     BK_ERR_COUNT
 };
 
@@ -111,13 +112,33 @@ typedef struct {
     bk_weights w[BK_MAXRACE];
 } bk_race;
 
+/* Restarts (a stage of width -2): best-first searches begun afresh one after
+ * another, search i with weights drawn from [lo, hi] field by field by a
+ * generator seeded with ``seed`` (each solve draws the same ones) and
+ * ``unit`` times the i-th term of Luby's sequence (1 1 2 1 1 2 4 1 1 2 ...)
+ * positions, until one wins or runs out of positions (each is complete, so
+ * that proves the deal lost); each search's positions are freed before the
+ * next. Luby's schedule is within a logarithmic factor of the best fixed
+ * cut-off for any spread of costs over the weightings (Luby, Sinclair and
+ * Zuckerman, 1993): no bet on one weighting nor on one length of search.
+ * ``unit`` == 0: no restarts. */
+typedef struct {
+    long long unit;
+    unsigned long long seed;
+    bk_weights lo, hi;
+} bk_restarts;
+
 /* A portfolio: a best-first search for ``first_stage`` positions (with its
  * rival, if any), then the later stages in turn — width[i] > 0: a beam of
  * that width with beam weights sel[i] (or each in turn when sel[i] < 0);
  * width[i] == 0: the best-first search resumed for sel[i] positions (or
  * ``middle_stage`` when sel[i] < 0); width[i] == -1: the race for sel[i]
- * positions (or the race's ``until`` when sel[i] < 0) — then the best-first
- * search resumed with all that is left. */
+ * positions (or the race's ``until`` when sel[i] < 0); width[i] == -2: the
+ * restarts for sel[i] positions (or to the end of the budget when sel[i] <
+ * 0); width[i] == -3: the pool relaxation (bk_relax, where the rules have
+ * it) for sel[i] relaxed states (or to the end), a lost relaxed game proving
+ * the deal lost — then the best-first search resumed with all that is
+ * left. */
 typedef struct {
     bk_weights weights;
     long long first_stage, middle_stage;
@@ -129,6 +150,7 @@ typedef struct {
     int has_rival;
     bk_rival rival;
     bk_race race;
+    bk_restarts restarts;
 } bk_portfolio;
 
 /* A position in the board's own order: its key, its columns, and one card a

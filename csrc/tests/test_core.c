@@ -199,8 +199,20 @@ static void test_portfolio(void)
     q.rival.q_main = 0;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_RIVAL);
     q = p;
-    q.width[0] = -2;
+    q.width[0] = -4;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_STAGES);
+    q = p;
+    q.width[0] = -2; /* a restarts stage with no restarts */
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_RESTARTS);
+    q.restarts.unit = 1000;
+    q.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
+    q.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
+    CHECK(bk_portfolio_check(&q) == 0);
+    q.restarts.lo.home = 5; /* above its high */
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_RESTARTS);
+    q.restarts.lo.home = 0;
+    q.restarts.hi.depth = 0;
+    CHECK(bk_portfolio_check(&q) == -BK_ERR_RESTARTS);
     q = p;
     q.sel[0] = 5;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_NO_WEIGHTS);
@@ -266,6 +278,59 @@ static void test_race(void)
     CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_EXHAUSTED);
     bk_found_free(found, &b);
     CHECK(b.bytes == 0);
+}
+
+/* Restarts: best-first searches begun afresh with drawn weights on Luby's
+ * schedule; a win's line is checked, a lost deal is proven lost by the first
+ * search that runs out, the counts do not change from run to run, another
+ * seed draws other weights, and every search's memory is given back. */
+static void test_restarts(void)
+{
+    long long seen[3] = {0, 0, 0};
+    for (int round = 0; round < 3; round++) {
+        Case k;
+        ready_case(BAKERS_DOZEN, 0, 2318, &k);
+        k.p.restarts.unit = 1000;
+        k.p.restarts.seed = round < 2 ? 1 : 2;
+        k.p.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
+        k.p.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
+        k.p.nbeams = 1;
+        k.p.width[0] = -2;
+        k.p.sel[0] = -1;
+        CHECK(bk_portfolio_check(&k.p) == 0);
+        bk_budget b;
+        bk_found *found = NULL;
+        bk_budget_start(&b, 3000000, 0, 0);
+        CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_WIN);
+        bk_counts c;
+        CHECK(bk_found_checked(found, &k.r, &k.pl, &c) == 0 && c.checked);
+        seen[round] = b.states;
+        CHECK(b.states < 1000000); /* the main search alone: over 3,000,000 */
+        bk_found_free(found, &b);
+        CHECK(b.bytes == 0);
+    }
+    CHECK(seen[0] == seen[1] && seen[1] != seen[2]);
+    /* Baker's Dozen 104 is lost, and 2318 stops at a short budget */
+    for (int deal = 0; deal < 2; deal++) {
+        Case k;
+        ready_case(BAKERS_DOZEN, 0, deal ? 2318 : 104, &k);
+        k.p.first_stage = 10;
+        k.p.restarts.unit = 100;
+        k.p.restarts.seed = 7;
+        k.p.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
+        k.p.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
+        k.p.nbeams = 1;
+        k.p.width[0] = -2;
+        k.p.sel[0] = -1;
+        bk_budget b;
+        bk_found *found = NULL;
+        bk_budget_start(&b, 300, 0, 0); /* 2318: these restarts win at 683 */
+        int st = bk_solve(&k.r, &k.p, &b, k.pl.key, &found);
+        CHECK(deal ? st == BK_LIMIT && b.limit == BK_LIM_STATES && b.states <= 300
+                   : st == BK_EXHAUSTED);
+        bk_found_free(found, &b);
+        CHECK(b.bytes == 0);
+    }
 }
 
 static int interrupts;
@@ -483,6 +548,34 @@ static void test_relax(void)
     ready_deal(FREECELL, 4, 1, &r, &pl, &p);
     bk_budget_start(&b, 3000000, 0, 0);
     CHECK(bk_relax(&r, &b, pl.key, &peak) == -BK_ERR_RULES);
+    /* as a stage of a portfolio (width -3): 14902 proven lost when its cap
+     * holds the relaxed game, the search going on past a smaller cap (up to
+     * the budget), and the stage passed over in FreeCell */
+    static const struct {
+        int game;
+        long long cap, budget;
+        int status;
+    } stages[] = {{BAKERS_DOZEN, 100000, 3000000, BK_EXHAUSTED},
+                  {BAKERS_DOZEN, 1000, 5000, BK_LIMIT},
+                  {FREECELL, 1000, 3000000, BK_WIN}};
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+        int fc = stages[i].game == FREECELL;
+        ready_deal(stages[i].game, fc ? 4 : 0, fc ? 1 : 14902, &r, &pl, &p);
+        p.first_stage = 10;
+        p.nbeams = 1;
+        p.width[0] = -3;
+        p.sel[0] = stages[i].cap;
+        CHECK(bk_portfolio_check(&p) == 0);
+        bk_found *found = NULL;
+        bk_budget_start(&b, stages[i].budget, 0, 0);
+        CHECK(bk_solve(&r, &p, &b, pl.key, &found) == stages[i].status);
+        if (i == 0)
+            CHECK(b.states == 10 + 77757);
+        if (i == 1)
+            CHECK(b.limit == BK_LIM_STATES && b.states == 5000);
+        bk_found_free(found, &b);
+        CHECK(b.bytes == 0);
+    }
 }
 
 static void test_probes(void)
@@ -510,6 +603,7 @@ int main(void)
     test_positions();
     test_portfolio();
     test_race();
+    test_restarts();
     test_disk();
     test_interrupt();
     test_lines();

@@ -136,8 +136,8 @@ static int get_weights(PyObject *t, bk_weights *w)
     return rc < 0 ? (raise_code(rc), -1) : 0;
 }
 
-/* The stages: each a width (-1: the race), or a pair (width, k); ``sel``
- * gets k or -1. */
+/* The stages: each a width (-1: the race, -2: the restarts, -3: the pool
+ * relaxation), or a pair (width, k); ``sel`` gets k or -1. */
 static int get_stages(PyObject *stages, int *width, long long *sel)
 {
     PyObject *seq = PySequence_Fast(stages, "beams must be a sequence");
@@ -153,7 +153,7 @@ static int get_stages(PyObject *stages, int *width, long long *sel)
             Py_DECREF(seq);
             return -1;
         }
-        width[i] = w < -1 || w > 10000000 || (PyTuple_Check(x) && sel[i] < 0) ? -2 : (int)w;
+        width[i] = w < -3 || w > 10000000 || (PyTuple_Check(x) && sel[i] < 0) ? -4 : (int)w;
     }
     Py_DECREF(seq);
     return n > BK_MAXSTAGES ? (raise_code(BK_ERR_STAGES), -1) : (int)n;
@@ -181,10 +181,22 @@ static int get_race(PyObject *race, bk_race *rc)
     return 0;
 }
 
-/* weights, first_stage, middle_stage, beams, beam_weights, rival, race -> a portfolio */
+/* None, or (unit, seed, low weights, high weights) -> the portfolio's restarts */
+static int get_restarts(PyObject *restarts, bk_restarts *rs)
+{
+    PyObject *lo, *hi;
+    if (restarts == Py_None)
+        return 0;
+    if (!PyArg_ParseTuple(restarts, "LKOO", &rs->unit, &rs->seed, &lo, &hi))
+        return -1;
+    return get_weights(lo, &rs->lo) < 0 || get_weights(hi, &rs->hi) < 0 ? -1 : 0;
+}
+
+/* weights, first_stage, middle_stage, beams, beam_weights, rival, race,
+ * restarts -> a portfolio */
 static int get_portfolio(PyObject *weights, long long first, long long middle, PyObject *beams,
                          PyObject *beam_weights, PyObject *rival, PyObject *race,
-                         bk_portfolio *p)
+                         PyObject *restarts, bk_portfolio *p)
 {
     memset(p, 0, sizeof *p);
     p->first_stage = first;
@@ -210,7 +222,7 @@ static int get_portfolio(PyObject *weights, long long first, long long middle, P
             get_weights(rw, &p->rival.w) < 0)
             return -1;
     }
-    if (get_race(race, &p->race) < 0)
+    if (get_race(race, &p->race) < 0 || get_restarts(restarts, &p->restarts) < 0)
         return -1;
     int rc = bk_portfolio_check(p);
     return rc < 0 ? (raise_code(rc), -1) : 0;
@@ -304,15 +316,15 @@ static PyObject *run_solve(const bk_rules *r, const bk_portfolio *p, const uint8
 }
 
 /* The arguments solve() and solve_checked() share after the position. */
-#define SOLVE_FORMAT "OOiiiiOLLOOOOLdL"
+#define SOLVE_FORMAT "OOiiiiOLLOOOOOLdL"
 #define SOLVE_ARGS                                                                                 \
-    PyObject *columns, *cells, *weights, *beams, *beam_weights, *rival, *race;                     \
+    PyObject *columns, *cells, *weights, *beams, *beam_weights, *rival, *race, *restarts;          \
     int ncells, build, can_fill, supermoves;                                                       \
     long long first, middle, max_states, max_mb;                                                   \
     double timeout
 #define SOLVE_PTRS                                                                                 \
     &columns, &cells, &ncells, &build, &can_fill, &supermoves, &weights, &first, &middle, &beams,  \
-        &beam_weights, &rival, &race, &max_states, &timeout, &max_mb
+        &beam_weights, &rival, &race, &restarts, &max_states, &timeout, &max_mb
 
 static PyObject *solve_common(PyObject *args, int checked)
 {
@@ -324,7 +336,7 @@ static PyObject *solve_common(PyObject *args, int checked)
     bk_rules r;
     bk_portfolio p;
     bk_placed pl;
-    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, race, &p) < 0 ||
+    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, race, restarts, &p) < 0 ||
         get_position(columns, cells, ncells, build, can_fill, supermoves, &r, pl.key,
                      checked ? &pl : NULL) < 0)
         return NULL;
@@ -332,7 +344,8 @@ static PyObject *solve_common(PyObject *args, int checked)
 }
 
 /* solve(columns, cells, ncells, build, can_fill, supermoves, weights, first_stage,
- *       middle_stage, beams, beam_weights, rival, max_states, timeout, max_memory_mb)
+ *       middle_stage, beams, beam_weights, rival, race, restarts, max_states, timeout,
+ *       max_memory_mb)
  * -> (status, limit, states, line, peak_bytes); see bakers.solver.native. */
 static PyObject *py_solve(PyObject *self, PyObject *args)
 {
@@ -364,20 +377,20 @@ static PyObject *py_solve_deals(PyObject *self, PyObject *args)
         return NULL;
     if (count < 0 || count > (1 << 20) || first_deal + (unsigned long long)count > BK_DEAL_LIMIT)
         return raise_code(BK_ERR_DEAL);
-    PyObject *weights, *beams, *beam_weights, *rival, *race;
+    PyObject *weights, *beams, *beam_weights, *rival, *race, *restarts;
     int ncells, build, can_fill, supermoves;
     long long first, middle, max_states, max_mb;
     double timeout;
     if (!PyArg_ParseTuple(rest, SOLVE_FORMAT + 2, &ncells, &build, &can_fill, &supermoves,
                           &weights, &first, &middle, &beams, &beam_weights, &rival, &race,
-                          &max_states, &timeout, &max_mb))
+                          &restarts, &max_states, &timeout, &max_mb))
         return NULL;
     bk_rules r;
     bk_portfolio p;
     int rc = bk_rules_init(&r, ncols, ncells, build, can_fill, supermoves);
     if (rc < 0)
         return raise_code(rc);
-    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, race, &p) < 0)
+    if (get_portfolio(weights, first, middle, beams, beam_weights, rival, race, restarts, &p) < 0)
         return NULL;
     uint8_t empty[BK_MAXCELLS];
     memset(empty, BK_EMPTY_CELL, sizeof empty);
@@ -635,7 +648,8 @@ static PyObject *py_deal(PyObject *self, PyObject *args)
 }
 
 /* portfolio(build, can_fill) -> (weights, first_stage, middle_stage, beams,
- * beam_weights, rival, race): the library's portfolio of a game, as data. */
+ * beam_weights, rival, race, restarts): the library's portfolio of a game, as
+ * data. */
 static PyObject *weights_tuple(const bk_weights *w)
 {
     return Py_BuildValue("(iiiiiii)", w->blocked, w->cell, w->home, w->empty, w->unbuilt,
@@ -667,15 +681,21 @@ static PyObject *py_portfolio(PyObject *self, PyObject *args)
         PyTuple_SET_ITEM(rw, i, weights_tuple(&p.race.w[i]));
     PyObject *race = !rw ? NULL : p.race.n ? Py_BuildValue("(LLN)", p.race.turn, p.race.until, rw)
                                            : (Py_DECREF(rw), Py_INCREF(Py_None), Py_None);
-    if (!beams || !bw || !rival || !race || PyErr_Occurred()) {
+    PyObject *restarts = p.restarts.unit
+                             ? Py_BuildValue("(LKNN)", p.restarts.unit, p.restarts.seed,
+                                             weights_tuple(&p.restarts.lo),
+                                             weights_tuple(&p.restarts.hi))
+                             : (Py_INCREF(Py_None), Py_None);
+    if (!beams || !bw || !rival || !race || !restarts || PyErr_Occurred()) {
         Py_XDECREF(beams);
         Py_XDECREF(bw);
         Py_XDECREF(rival);
         Py_XDECREF(race);
+        Py_XDECREF(restarts);
         return NULL;
     }
-    return Py_BuildValue("(NLLNNNN)", weights_tuple(&p.weights), p.first_stage, p.middle_stage,
-                         beams, bw, rival, race);
+    return Py_BuildValue("(NLLNNNNN)", weights_tuple(&p.weights), p.first_stage, p.middle_stage,
+                         beams, bw, rival, race, restarts);
 }
 
 /* --- lines ------------------------------------------------------------------- */

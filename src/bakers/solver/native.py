@@ -92,6 +92,24 @@ class Race:
     until: int = -1
 
 
+@dataclasses.dataclass(frozen=True)
+class Restarts:
+    """Best-first searches begun afresh one after another (a stage of width
+    -2): search i with weights drawn field by field between ``low`` and
+    ``high`` by a generator seeded with ``seed`` (every solve draws the same
+    ones, so a verdict and its count do not change from run to run), for
+    ``unit`` times the i-th term of Luby's sequence (1 1 2 1 1 2 4 1 1 2 ...)
+    positions, until one wins or runs out of positions (a proof of loss).
+    Luby's schedule is within a logarithmic factor of the best fixed cut-off
+    for any spread of costs over the weightings: it bets on no weighting and
+    on no length of search."""
+
+    unit: int
+    seed: int
+    low: Weights
+    high: Weights
+
+
 CardLine = list[tuple[int, int, int]]
 
 
@@ -135,6 +153,7 @@ class Portfolio:
     middle_stage: int = 2_000_000
     rival: Rival | None = None
     race: Race | None = None
+    restarts: Restarts | None = None
 
     @classmethod
     def for_game(cls, game: Game) -> Portfolio:
@@ -145,12 +164,15 @@ class Portfolio:
         """The library's portfolio of ``game`` (the core must be built)."""
         if _core is None:
             raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
-        weights, first, middle, beams, beam_weights, rival, race = _core.portfolio(
+        weights, first, middle, beams, beam_weights, rival, race, restarts = _core.portfolio(
             BUILD_CODES[game.build], game.empty_column is EmptyColumn.ANY)
         return cls(Weights(*weights), first, tuple(beams), tuple(Weights(*w) for w in beam_weights),
                    middle, None if rival is None else Rival(Weights(*rival[0]), *rival[1:]),
                    None if race is None else Race(tuple(Weights(*w) for w in race[2]), race[0],
-                                                  race[1]))
+                                                  race[1]),
+                   None if restarts is None else Restarts(restarts[0], restarts[1],
+                                                          Weights(*restarts[2]),
+                                                          Weights(*restarts[3])))
 
 
 _portfolio_for = _ByIdentity(Portfolio._make)
@@ -181,6 +203,13 @@ def _race_args(race: Race | None) -> tuple[int, int, tuple[tuple[int, ...], ...]
     if race is None:
         return None
     return race.turn, race.until, tuple(_weights(w) for w in race.weightings)
+
+
+def _restarts_args(restarts: Restarts | None
+                   ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]] | None:
+    if restarts is None:
+        return None
+    return restarts.unit, restarts.seed, _weights(restarts.low), _weights(restarts.high)
 
 
 def _rules_args(game: Game) -> tuple[int, int, int, int]:
@@ -262,7 +291,7 @@ def _make_search_args(game: Game, portfolio: Portfolio) -> tuple[object, ...]:
     return (*_rules_args(game), _weights(portfolio.weights), portfolio.first_stage,
             portfolio.middle_stage, tuple(portfolio.beams),
             tuple(_weights(w) for w in portfolio.beam_weights), _rival_args(portfolio.rival),
-            _race_args(portfolio.race))
+            _race_args(portfolio.race), _restarts_args(portfolio.restarts))
 
 
 _search_args = _ByIdentity(_make_search_args)
