@@ -33,24 +33,24 @@ static const Weights WEIGHTS_ANY = {2, 3, 2, 2, 1, 1, 1};
 static const int BEAMS[] = {300, 1000, 3000, 10000, 0, 30000, 100000};
 
 /* Baker's Dozen names each stage's weights: {width, k} is a beam with beam
- * weights k alone, {0, n} the best-first search resumed for n positions,
- * {-1, n} the race (BD_RACE) for n positions. The cheap beams first; then
- * the race, which bets on no one weighting: each deal costs at most seven
- * times its cheapest of the seven searches (plus a turn), and the costliest
- * deals are cheap for *some* weighting, a different one each time; then the
- * wider beams, and the best-first search with what is left. Chosen on the
- * tuning range 1,001-3,000 (bench/tuning.py): the six weightings greedily,
- * from each of 40 weightings' own counts on the 103 deals there that outlast
- * 50,000 positions; the race's length among 1.2 M, 2 M and to the end.
- * Tuning range: 65,601,570 positions, 8 unknown at 3 M (82,002,163 and 14
- * before); validation ranges 20,001-22,000 and 40,001-42,000, never used to
- * choose: 120,861,101 positions, 16 unknown (143,276,683 and 19). With
- * pruning rule 7 (dead positions dropped, rules.c) the same stages take
- * 17,047,438 positions and leave 1 unknown on the tuning range, 42,435,711
- * and 4 on the validation ranges. */
+ * weights k alone, {-1, n} the race (BD_RACE) for n positions, {-2, -1} the
+ * restarts (BD_RESTARTS) to the end of the budget, {-3, n} the pool
+ * relaxation (pruning rule 8) for its first n states. After the first stage:
+ * the relaxation, which proves most lost deals in a few hundred states; the
+ * cheap beams; the race, which bets on no one of its seven weightings; then
+ * best-first searches begun afresh with weights drawn at random on Luby's
+ * schedule of lengths, which bets neither on a weighting nor on a length:
+ * the costliest deals are cheap for *some* weighting, a different one each
+ * time, and outside any few chosen ones. Chosen on the tuning range
+ * 1,001-12,000 (bench/tuning.py, docs/benchmarks.md): unknown deals at 3 M
+ * positions 14 before (105,583,610 positions); restarts alone after the
+ * cheap beams 8 to 12 by seed, by unit 250 to 2,000 positions; with the race
+ * for 1 M before them and the relaxation for 100,000 states 9 and 7 for seeds
+ * 1 and 2 (101,086,439 and 99,437,866 positions). Seed 1 was fixed before
+ * any run. The validation ranges 20,001-22,000 and 40,001-42,000 were run
+ * once, on the choice. */
 static const long long BD_BEAMS[][2] = {
-    {300, 0},   {300, 1},   {1000, 0},  {1000, 1},   {-1, 2000000}, {3000, 0},  {3000, 1},
-    {10000, 0}, {50000, 2}, {10000, 1}, {30000, 0},  {30000, 1},    {100000, 0}, {100000, 1},
+    {-3, 100000}, {300, 0}, {300, 1}, {1000, 0}, {1000, 1}, {-1, 1000000}, {-2, -1},
 };
 /* The Baker's Dozen beams' weights: the two of the Python engine, and a third
  * with unbuilt cards counting twice (the one of 17 tried on deal 540 that
@@ -64,6 +64,10 @@ static const Weights BD_RACE[] = {{3, 3, 3, 2, 0, 1, 2}, {2, 3, 1, 2, 3, 1, 0},
                                   {1, 3, 3, 2, 0, 2, 2}, {1, 3, 4, 2, 0, 2, 0},
                                   {2, 0, 1, 0, 1, 1, 1}, {4, 3, 2, 2, 2, 1, 2}};
 static const long long BD_RACE_TURN = 1000;
+/* The Baker's Dozen restarts: units of 250 positions; weights drawn with
+ * blocked, home and unbuilt in 0-4, depth in 1-3 and need in 0-3 (cells
+ * and empty columns play no part). */
+static const bk_restarts BD_RESTARTS = {250, 1, {0, 0, 0, 0, 0, 1, 0}, {4, 0, 4, 0, 4, 3, 3}};
 
 /* FreeCell's rival (unbuilt cards counting twice, and the cards above each
  * foundation's next card once) solves half the deals in fewer than 90
@@ -101,6 +105,7 @@ void bk_portfolio_default(int build, int can_fill, bk_portfolio *p)
         p->race.turn = BD_RACE_TURN;
         p->race.until = -1;
         memcpy(p->race.w, BD_RACE, sizeof BD_RACE);
+        p->restarts = BD_RESTARTS;
         return;
     }
     p->weights = build == BUILD_SAME ? WEIGHTS_SAME : WEIGHTS_ALT;
