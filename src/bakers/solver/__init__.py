@@ -36,8 +36,9 @@ differential tests (``tests/test_native.py``): ``native`` (the C library in
 as 52 bytes, one per card — the card beneath it, or column bottom, cell or
 home — which is its canonical key as it stands; the Python engine's key is
 described next. Their portfolios differ on purpose, each tuned for its own
-engine (``engine.portfolio``; ``native.Portfolio``: more beam widths, several
-weightings in Baker's Dozen, a rival search in FreeCell). Only the native
+engine (``engine.portfolio``; ``native.Portfolio``: more beam widths, in
+Baker's Dozen the relaxation of rule 8, a race of weightings and restarts
+with drawn weights on Luby's schedule, a rival search in FreeCell). Only the native
 engine has the short-line search (``solve(..., lines="short")``) and the
 exhaustive search. Either way ``api.py`` turns the engine's line into board
 moves and replays them through the rules engine (or, for surveys, the core's
@@ -197,7 +198,8 @@ search that ends without it proves the position lost.
    tests the core's to the engine's.
 
 8. **In Baker's Dozen the exhaustive search first plays the pool relaxation**
-   from its root, and a position that loses there is lost. In the relaxed
+   from its root (the core's portfolio too, after its first stage, for up to
+   100,000 states), and a position that loses there is lost. In the relaxed
    game each column keeps its cards in their order; a card that leaves its
    column joins a *pool* and may lie on any card one rank higher that is in
    the pool or uncovered in a column, one card on each — the pool is
