@@ -15,7 +15,7 @@ A candidate is JSON: any of ``weights``, ``first_stage``, ``middle_stage``,
 today's (weights as the seven numbers blocked, cell, home, empty, unbuilt,
 depth, need; a rival as ``[weights, head, main_turn, turn, limit]``; a race
 as ``[turn, until, [weights, ...]]`` or null; restarts as ``[unit, seed, low
-weights, high weights]`` or null; a beam as a width, ``[width, k]``, -1 for
+weights, high weights, with_main]`` (with_main optional) or null; a beam as a width, ``[width, k]``, -1 for
 the race, ``[-2, n]`` for n positions of restarts (-2: to the end), or
 ``[-3, n]`` for the pool relaxation's first n states). Every deal is solved
 by the native core at the default budget (3 M positions, no timeout: the
@@ -108,7 +108,7 @@ def candidate(base: native.Portfolio, path: Path) -> native.Portfolio:
     if "restarts" in data:
         r = data["restarts"]
         fields["restarts"] = None if r is None else native.Restarts(
-            int(r[0]), int(r[1]), Weights(*r[2]), Weights(*r[3]))
+            int(r[0]), int(r[1]), Weights(*r[2]), Weights(*r[3]), bool(r[4:5] and r[4]))
     return dataclasses.replace(base, **fields)
 
 

@@ -67,7 +67,7 @@ static const long long BD_RACE_TURN = 1000;
 /* The Baker's Dozen restarts: units of 250 positions; weights drawn with
  * blocked, home and unbuilt in 0-4, depth in 1-3 and need in 0-3 (cells
  * and empty columns play no part). */
-static const bk_restarts BD_RESTARTS = {250, 1, {0, 0, 0, 0, 0, 1, 0}, {4, 0, 4, 0, 4, 3, 3}};
+static const bk_restarts BD_RESTARTS = {250, 1, {0, 0, 0, 0, 0, 1, 0}, {4, 0, 4, 0, 4, 3, 3}, 0};
 
 /* FreeCell's rival (unbuilt cards counting twice, and the cards above each
  * foundation's next card once) solves half the deals in fewer than 90
@@ -256,8 +256,9 @@ static Weights draw_weights(const bk_restarts *rs, uint64_t *state)
     return (Weights){v[0], v[1], v[2], v[3], v[4], v[5], v[6]};
 }
 
-/* The restarts (see bk_restarts) until a verdict, a limit or ``end``
- * positions in all (ST_STAGE: the later stages go on with the main search).
+/* The restarts (see bk_restarts; with the main search between them if
+ * ``with_main``) until a verdict, a limit or ``end`` positions in all
+ * (ST_STAGE: the later stages go on with the main search).
  * A win leaves its search in ``f->rs`` and ``*which`` pointing at it. */
 static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const uint8_t *root,
                         bk_found *f, Child *kids, BestFirst **which, size_t *peak, long long end)
@@ -282,6 +283,16 @@ static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const 
         }
         bf_free(&f->rs, b);
         f->rs_live = 0;
+        if (rs->with_main && b->states < end) {
+            until = end - b->states < len ? end : b->states + len;
+            st = bf_run(&f->bf, b, until, kids);
+            if (b->bytes > *peak)
+                *peak = b->bytes;
+            if (st != ST_STAGE) {
+                *which = &f->bf;
+                return st;
+            }
+        }
     }
     *which = &f->bf;
     return ST_STAGE;

@@ -262,8 +262,9 @@ def test_a_race_keeps_every_verdict_and_line_sound() -> None:
 
 def test_restarts_keep_every_verdict_and_line_sound() -> None:
     """A restarts stage (width -2): best-first searches begun afresh with
-    drawn weights on Luby's schedule. No verdict contradicts the default
-    portfolio's, every line replays, a lost deal is still proven lost, the
+    drawn weights on Luby's schedule (alone, or with the main search resumed
+    between them). No verdict contradicts the default portfolio's, every
+    line replays, a lost deal is still proven lost, the
     counts do not change from run to run, another seed draws other searches,
     and restarts that cannot run say why."""
     game = Board.deal("bakers_dozen", 1).game
@@ -272,19 +273,21 @@ def test_restarts_keep_every_verdict_and_line_sound() -> None:
     restarting = dataclasses.replace(base, first_stage=50, beams=(-2,), race=None,
                                      restarts=native.Restarts(200, 1, low, high))
     reseeded = dataclasses.replace(restarting, restarts=native.Restarts(200, 2, low, high))
+    with_main = dataclasses.replace(restarting,
+                                    restarts=native.Restarts(200, 1, low, high, with_main=True))
     counts: set[tuple[int, int]] = set()
     for deal in [*range(1, 9), 104]:
         board = Board.deal("bakers_dozen", deal)
         runs = [native.search(board, p, timeout=None, max_states=3_000_000, max_memory_mb=None)
-                for p in (restarting, restarting, reseeded, base)]
-        first, again, other, default = runs
+                for p in (restarting, restarting, reseeded, with_main, base)]
+        first, again, other, mixed, default = runs
         assert (first.verdict, first.states) == (again.verdict, again.states)
-        assert {first.verdict, other.verdict} - {"unknown"} <= {default.verdict}, deal
+        assert {first.verdict, other.verdict, mixed.verdict} - {"unknown"} <= {default.verdict}
         if deal in (1, 104):
-            assert first.verdict == ("winnable" if deal == 1 else "impossible")
+            assert first.verdict == mixed.verdict == ("winnable" if deal == 1 else "impossible")
         counts.add((first.states, other.states))
-        if first.verdict == "winnable":
-            for o in (first, other):
+        for o in (first, other, mixed):
+            if o.verdict == "winnable":
                 _, singles = native.play_line_places(board, o.line)
                 assert native.check_line(board, singles)
     assert any(a != b for a, b in counts)

@@ -121,11 +121,15 @@ typedef struct {
  * next. Luby's schedule is within a logarithmic factor of the best fixed
  * cut-off for any spread of costs over the weightings (Luby, Sinclair and
  * Zuckerman, 1993): no bet on one weighting nor on one length of search.
- * ``unit`` == 0: no restarts. */
+ * With ``with_main``, the main best-first search is resumed after each
+ * search for as many positions as that one had: a proof of loss the main
+ * search would make costs at most twice as much. ``unit`` == 0: no
+ * restarts. */
 typedef struct {
     long long unit;
     unsigned long long seed;
     bk_weights lo, hi;
+    int with_main;
 } bk_restarts;
 
 /* A portfolio: a best-first search for ``first_stage`` positions (with its

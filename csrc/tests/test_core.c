@@ -310,6 +310,28 @@ static void test_restarts(void)
         CHECK(b.bytes == 0);
     }
     CHECK(seen[0] == seen[1] && seen[1] != seen[2]);
+    /* with the main search resumed between the restarts: still won, checked */
+    {
+        Case k;
+        ready_case(BAKERS_DOZEN, 0, 2318, &k);
+        k.p.restarts.unit = 1000;
+        k.p.restarts.seed = 1;
+        k.p.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
+        k.p.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
+        k.p.restarts.with_main = 1;
+        k.p.nbeams = 1;
+        k.p.width[0] = -2;
+        k.p.sel[0] = -1;
+        bk_budget b;
+        bk_found *found = NULL;
+        bk_budget_start(&b, 3000000, 0, 0);
+        CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_WIN);
+        bk_counts c;
+        CHECK(bk_found_checked(found, &k.r, &k.pl, &c) == 0 && c.checked);
+        CHECK(b.states > seen[0] && b.states < 2 * seen[0] + 2 * 20000);
+        bk_found_free(found, &b);
+        CHECK(b.bytes == 0);
+    }
     /* Baker's Dozen 104 is lost, and 2318 stops at a short budget */
     for (int deal = 0; deal < 2; deal++) {
         Case k;

@@ -181,13 +181,14 @@ static int get_race(PyObject *race, bk_race *rc)
     return 0;
 }
 
-/* None, or (unit, seed, low weights, high weights) -> the portfolio's restarts */
+/* None, or (unit, seed, low weights, high weights[, with_main]) -> the
+ * portfolio's restarts */
 static int get_restarts(PyObject *restarts, bk_restarts *rs)
 {
     PyObject *lo, *hi;
     if (restarts == Py_None)
         return 0;
-    if (!PyArg_ParseTuple(restarts, "LKOO", &rs->unit, &rs->seed, &lo, &hi))
+    if (!PyArg_ParseTuple(restarts, "LKOO|p", &rs->unit, &rs->seed, &lo, &hi, &rs->with_main))
         return -1;
     return get_weights(lo, &rs->lo) < 0 || get_weights(hi, &rs->hi) < 0 ? -1 : 0;
 }
@@ -682,9 +683,10 @@ static PyObject *py_portfolio(PyObject *self, PyObject *args)
     PyObject *race = !rw ? NULL : p.race.n ? Py_BuildValue("(LLN)", p.race.turn, p.race.until, rw)
                                            : (Py_DECREF(rw), Py_INCREF(Py_None), Py_None);
     PyObject *restarts = p.restarts.unit
-                             ? Py_BuildValue("(LKNN)", p.restarts.unit, p.restarts.seed,
+                             ? Py_BuildValue("(LKNNO)", p.restarts.unit, p.restarts.seed,
                                              weights_tuple(&p.restarts.lo),
-                                             weights_tuple(&p.restarts.hi))
+                                             weights_tuple(&p.restarts.hi),
+                                             p.restarts.with_main ? Py_True : Py_False)
                              : (Py_INCREF(Py_None), Py_None);
     if (!beams || !bw || !rival || !race || !restarts || PyErr_Occurred()) {
         Py_XDECREF(beams);

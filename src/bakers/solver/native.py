@@ -102,12 +102,15 @@ class Restarts:
     positions, until one wins or runs out of positions (a proof of loss).
     Luby's schedule is within a logarithmic factor of the best fixed cut-off
     for any spread of costs over the weightings: it bets on no weighting and
-    on no length of search."""
+    on no length of search. With ``with_main`` the portfolio's main
+    best-first search is resumed after each one for as many positions, so a
+    proof of loss it would make costs at most twice as much."""
 
     unit: int
     seed: int
     low: Weights
     high: Weights
+    with_main: bool = False
 
 
 CardLine = list[tuple[int, int, int]]
@@ -172,7 +175,7 @@ class Portfolio:
                                                   race[1]),
                    None if restarts is None else Restarts(restarts[0], restarts[1],
                                                           Weights(*restarts[2]),
-                                                          Weights(*restarts[3])))
+                                                          Weights(*restarts[3]), restarts[4]))
 
 
 _portfolio_for = _ByIdentity(Portfolio._make)
@@ -206,10 +209,11 @@ def _race_args(race: Race | None) -> tuple[int, int, tuple[tuple[int, ...], ...]
 
 
 def _restarts_args(restarts: Restarts | None
-                   ) -> tuple[int, int, tuple[int, ...], tuple[int, ...]] | None:
+                   ) -> tuple[int, int, tuple[int, ...], tuple[int, ...], bool] | None:
     if restarts is None:
         return None
-    return restarts.unit, restarts.seed, _weights(restarts.low), _weights(restarts.high)
+    return (restarts.unit, restarts.seed, _weights(restarts.low), _weights(restarts.high),
+            restarts.with_main)
 
 
 def _rules_args(game: Game) -> tuple[int, int, int, int]:
