@@ -15,9 +15,10 @@ A candidate is JSON: any of ``weights``, ``first_stage``, ``middle_stage``,
 today's (weights as the seven numbers blocked, cell, home, empty, unbuilt,
 depth, need; a rival as ``[weights, head, main_turn, turn, limit]``; a race
 as ``[turn, until, [weights, ...]]`` or null; restarts as ``[unit, seed, low
-weights, high weights, with_main]`` (with_main optional) or null; a beam as a width, ``[width, k]``, -1 for
-the race, ``[-2, n]`` for n positions of restarts (-2: to the end), or
-``[-3, n]`` for the pool relaxation's first n states). Every deal is solved
+weights, high weights, with_main]`` (with_main optional) or null; a beam as
+a width, ``[width, k]``, -1 for the race, ``[-2, n]`` for n positions of
+restarts (-2: to the end), or ``[-3, n]`` for the pool relaxation's first n
+states). Every deal is solved
 by the native core at the default budget (3 M positions, no timeout: the
 counts do not depend on the machine), its line
 played and checked by the core's line checker. The figures per split:
