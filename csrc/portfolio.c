@@ -68,6 +68,16 @@ static const long long BD_RACE_TURN = 1000;
  * blocked, home and unbuilt in 0-4, depth in 1-3 and need in 0-3 (cells
  * and empty columns play no part). */
 static const bk_restarts BD_RESTARTS = {250, 1, {0, 0, 0, 0, 0, 1, 0}, {4, 0, 4, 0, 4, 3, 3}, 0};
+/* Baker's Game and FreeCell keep restarts as data but no stage of their
+ * default schedule: with few cells a proof of loss needs the main search's
+ * whole budget, and on the tuning ranges at 3 M positions no deal is left to
+ * them. The solver's restarts search (``search="restarts"``: ``bakers solve
+ * --restarts``, the atlas's ``--retry-search restarts``) adds them as a last
+ * stage, taking turns with the main search: units of 1,000 positions,
+ * weights drawn with blocked, home and unbuilt in 0-4, cell and empty in
+ * 0-6, depth in 1-3, need in 0-3. */
+static const bk_restarts RESTARTS_WITH_MAIN = {1000, 1, {0, 0, 0, 0, 0, 1, 0},
+                                               {4, 6, 4, 6, 4, 3, 3}, 1};
 
 /* FreeCell's rival (unbuilt cards counting twice, and the cards above each
  * foundation's next card once) solves half the deals in fewer than 90
@@ -116,6 +126,7 @@ void bk_portfolio_default(int build, int can_fill, bk_portfolio *p)
     }
     p->nbw = 1;
     p->beam_weights[0] = p->weights;
+    p->restarts = RESTARTS_WITH_MAIN;
     if (build == BUILD_ALT) {
         p->has_rival = 1;
         p->rival = RIVAL_ALT;

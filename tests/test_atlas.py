@@ -172,6 +172,25 @@ def test_budgets() -> None:
     assert not covers(Limits(5.0, 1_000_000, 2048), LIMITS)  # a timeout stopped it sooner
 
 
+def test_the_retry_pass_may_restart() -> None:
+    """--retry-search restarts: the retry pass runs the portfolio with its
+    restarts (a budget of its own: it does not cover the portfolio's, nor
+    the portfolio's it), and only on the native engine."""
+    from bakers.atlas.run import RunOptions
+
+    request = RunOptions(games="freecell", cells_text="1", deals_text="1-2",
+                         retry_search="restarts", engine="native").request()
+    assert request.retry_limits is not None and request.retry_limits.search == "restarts"
+    assert budget_key(request.retry_limits).endswith("search=restarts")
+    assert [t.limits.search for t in request.tiers()][:2] == ["portfolio", "restarts"]
+    portfolio = dataclasses.replace(request.retry_limits, search="portfolio")
+    assert not covers(portfolio, request.retry_limits)
+    assert not covers(request.retry_limits, portfolio)
+    for bad in (dict(retry_search="beams"), dict(retry_search="restarts", engine="python")):
+        with pytest.raises(AtlasError, match="--retry-search"):
+            RunOptions(**bad).request()  # type: ignore[arg-type]
+
+
 def test_option_parsing() -> None:
     assert parse_cells("0-2,4") == [0, 1, 2, 4]
     assert parse_cells("3") == [3]

@@ -329,6 +329,22 @@ def test_solve_exhaustive() -> None:
     assert won.exit_code == 0 and won.stdout.startswith("winnable:")
 
 
+def test_solve_restarts() -> None:
+    """--restarts: the portfolio with its restarts as a last stage keeps the
+    portfolio's verdicts (the main search still proves a loss), and names
+    what it cannot be combined with."""
+    if not native.AVAILABLE:
+        pytest.skip("the native solver core is not built here")
+    lost = json.loads(run("solve", "freecell", "--deal", "27", "--cells", "1", "--restarts",
+                          "--json").stdout)
+    assert (lost["verdict"], lost["states"]) == ("impossible", 577_322)
+    won = run("solve", "bakers_dozen", "--deal", "1", "--restarts")
+    assert won.exit_code == 0 and won.stdout.startswith("winnable:")
+    for extra in (["--exhaustive"], ["--engine", "python"]):
+        bad = run("solve", "freecell", "--deal", "1", "--restarts", *extra)
+        assert bad.exit_code == 2 and "--restarts" in bad.output
+
+
 # --- one error path --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [

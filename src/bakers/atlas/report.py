@@ -442,12 +442,15 @@ def _budget_text(budget: str) -> str:
     'portfolio, 30,000,000 positions'
     >>> _budget_text("states=2000000000 timeout=none memory=9000 search=exhaustive disk=28")
     'exhaustive search (proof), on disk past 9,000 MB'
+    >>> _budget_text("states=30000000 timeout=none memory=4096 search=restarts")
+    'portfolio with restarts, 30,000,000 positions'
     """
     parts = budget_parts(budget)
     if search_of(budget) == "exhaustive":
         where = f", on disk past {int(parts['memory']):,} MB" if "disk" in parts else ""
         return f"exhaustive search (proof){where}"
-    return f"portfolio, {int(parts.get('states', '0')):,} positions"
+    kind = "portfolio with restarts" if search_of(budget) == "restarts" else "portfolio"
+    return f"{kind}, {int(parts.get('states', '0')):,} positions"
 
 
 def fmt_bytes(n: int) -> str:

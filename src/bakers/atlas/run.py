@@ -420,6 +420,7 @@ class RunOptions:
     chunk: int | None = None
     max_states: int = 1_000_000
     retry_max_states: int = 30_000_000
+    retry_search: str = "portfolio"
     max_memory: int = 4096
     proof_max_states: int = 2_000_000_000
     proof_memory: int | None = None
@@ -468,8 +469,13 @@ class RunOptions:
                                else "none")
         limits = Limits(timeout=self.timeout, max_states=self.max_states,
                         max_memory_mb=self.max_memory)
+        if self.retry_search not in ("portfolio", "restarts"):
+            raise AtlasError("--retry-search must be portfolio or restarts")
+        if self.retry_search == "restarts" and main_engine != "native":
+            raise AtlasError("--retry-search restarts needs the native engine")
         retry = (Limits(timeout=self.timeout, max_states=self.retry_max_states,
-                        max_memory_mb=self.max_memory) if self.retry_max_states else None)
+                        max_memory_mb=self.max_memory, search=self.retry_search)
+                 if self.retry_max_states else None)
         proof_memory = self.proof_memory
         if proof_memory is None:
             proof_memory = (PROOF_MEMORY_CLUSTER if on_cluster

@@ -112,6 +112,11 @@ def _disk_progress(max_disk: float | None, work_dir: str | None,
                    "(native engine): a third of the memory per position, for proofs of "
                    "loss too big for the default search; in Baker's Dozen after a relaxed "
                    "game that proves most lost deals at once")
+@click.option("--restarts", is_flag=True,
+              help="after the portfolio's stages, best-first searches begun afresh with "
+                   "weights drawn at random on Luby's schedule of lengths, taking turns "
+                   "with the main search, to the end of the budget (native engine): for "
+                   "deals the portfolio leaves unknown at large budgets")
 @click.option("--max-disk", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="GB", help="with --exhaustive: once the positions no longer fit "
               "--max-memory, go on with them on disk, using at most GB gigabytes")
@@ -124,7 +129,8 @@ def _disk_progress(max_disk: float | None, work_dir: str | None,
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
               timeout: float | None, max_states: int, max_memory: int, single: bool,
-              short: bool, exhaustive: bool, max_disk: float | None, work_dir: str | None,
+              short: bool, exhaustive: bool, restarts: bool, max_disk: float | None,
+              work_dir: str | None,
               resume: bool, engine: str | None, as_json: bool) -> None:
     """Solve a deal (--deal N) or the position in PATH (- for standard input).
 
@@ -137,6 +143,8 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
     check_limits(timeout, max_states, max_memory)
     if exhaustive and engine != "native":
         raise BakersError("--exhaustive needs the native engine")
+    if restarts and (engine != "native" or exhaustive):
+        raise BakersError("--restarts needs the native engine and goes without --exhaustive")
     if (work_dir is not None or resume) and max_disk is None:
         raise BakersError("--work-dir and --resume go with --max-disk")
     if max_disk is not None and not exhaustive:
@@ -144,7 +152,8 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
     with _disk_progress(max_disk, work_dir, resume) as disk:
         result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
                        engine=engine, lines="short" if short else "fast",
-                       search="exhaustive" if exhaustive else "portfolio", disk=disk)
+                       search=("exhaustive" if exhaustive else
+                               "restarts" if restarts else "portfolio"), disk=disk)
     if as_json:
         out: dict[str, object] = {"game": board.game.name, "cells": board.game.cells}
         if board.deal_number is not None:

@@ -69,7 +69,7 @@ from .native import search as native_search
 from .proof import DiskPlan, spill
 
 LINES = ("fast", "short")
-SEARCHES = ("portfolio", "exhaustive")
+SEARCHES = ("portfolio", "restarts", "exhaustive")
 SHORT_SECONDS = 2.0   # the short search's time when no timeout is given
 HINT_SHORT_SECONDS = 0.03  # and within a hint,
 HINT_SHORT_UNTIL = 0.04  # ending this long after the hint was asked for at the latest
@@ -410,8 +410,8 @@ class SolveRequest:
             raise SolverError(f"unknown lines {self.lines!r}: choose fast or short")
         if self.search not in SEARCHES:
             raise SolverError(f"unknown search {self.search!r}: choose {' or '.join(SEARCHES)}")
-        if self.search == "exhaustive" and engine != "native":
-            raise SolverError("the exhaustive search needs the native engine")
+        if self.search != "portfolio" and engine != "native":
+            raise SolverError(f"the {self.search} search needs the native engine")
         if self.disk is not None and self.search != "exhaustive":
             raise SolverError("only the exhaustive search spills to disk")
         if self.short_seconds is not None and not (
@@ -480,7 +480,10 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
     if req.search == "exhaustive":
         found = _exhaustive(board, req, start)
     else:
-        found = native_search(board, Portfolio.for_game(board.game), timeout=req.timeout,
+        portfolio = Portfolio.for_game(board.game)
+        if req.search == "restarts":
+            portfolio = portfolio.with_restarts()
+        found = native_search(board, portfolio, timeout=req.timeout,
                               max_states=req.max_states, max_memory_mb=req.max_memory_mb)
     states = found.states
     if found.verdict != "winnable":
@@ -606,6 +609,13 @@ def solve(board: Board, *, timeout: float | None = None,
     when the fast search took long, so that a hint never waits on both. The
     Python engine has no short search: it answers with its fast line,
     ``optimal`` false.
+
+    ``search="restarts"`` (native engine only) runs the portfolio with its
+    restarts as a last stage (:meth:`~bakers.solver.native.Portfolio.with_restarts`):
+    best-first searches begun afresh with drawn weights on Luby's schedule,
+    taking turns with the main search in FreeCell and Baker's Game, to the
+    end of the budget — for deals the portfolio leaves unknown at large
+    budgets.
 
     ``search="exhaustive"`` (native engine only) runs the core's depth-first
     search of every reachable position instead of the portfolio: about a

@@ -162,6 +162,16 @@ class Portfolio:
     def for_game(cls, game: Game) -> Portfolio:
         return _portfolio_for(game)
 
+    def with_restarts(self) -> Portfolio:
+        """This portfolio with its restarts (see :class:`Restarts`) as the
+        last stage, to the end of the budget, where its schedule does not
+        end with them already (the solver's ``search="restarts"``)."""
+        if self.restarts is None:
+            raise SolverError("this portfolio has no restarts")
+        if self.beams and self.beams[-1] == -2:
+            return self
+        return dataclasses.replace(self, beams=(*self.beams, -2))
+
     @classmethod
     def _make(cls, game: Game) -> Portfolio:
         """The library's portfolio of ``game`` (the core must be built)."""
