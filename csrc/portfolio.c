@@ -72,8 +72,8 @@ static const bk_restarts BD_RESTARTS = {250, 1, {0, 0, 0, 0, 0, 1, 0}, {4, 0, 4,
  * default schedule: with few cells a proof of loss needs the main search's
  * whole budget, and on the tuning ranges at 3 M positions no deal is left to
  * them. The solver's restarts search (``search="restarts"``: ``bakers solve
- * --restarts``, the atlas's ``--retry-search restarts``) adds them as a last
- * stage, taking turns with the main search: units of 1,000 positions,
+ * --restarts``, the atlas's ``--retry-search restarts``) runs them after the
+ * first stage in place of the beams, taking turns with the main search: units of 1,000 positions,
  * weights drawn with blocked, home and unbuilt in 0-4, cell and empty in
  * 0-6, depth in 1-3, need in 0-3. */
 static const bk_restarts RESTARTS_WITH_MAIN = {1000, 1, {0, 0, 0, 0, 0, 1, 0},

@@ -56,8 +56,8 @@ def atlas() -> None:
               help="positions per solve when retrying unknowns (0: no retry pass)")
 @click.option("--retry-search", type=click.Choice(["portfolio", "restarts"]),
               default="portfolio", show_default=True,
-              help="the retry pass's search: the portfolio, or the portfolio with restarts "
-                   "on Luby's schedule as its last stage (bakers solve --restarts)")
+              help="the retry pass's search: the portfolio, or its first stage then "
+                   "restarts on Luby's schedule (bakers solve --restarts)")
 @click.option("--max-memory", type=int, default=4096, show_default=True,
               help="MB per solve before giving up with 'unknown'")
 @click.option("--proof-max-states", type=int, default=2_000_000_000, show_default=True,

@@ -113,10 +113,11 @@ def _disk_progress(max_disk: float | None, work_dir: str | None,
                    "loss too big for the default search; in Baker's Dozen after a relaxed "
                    "game that proves most lost deals at once")
 @click.option("--restarts", is_flag=True,
-              help="after the portfolio's stages, best-first searches begun afresh with "
-                   "weights drawn at random on Luby's schedule of lengths, taking turns "
-                   "with the main search, to the end of the budget (native engine): for "
-                   "deals the portfolio leaves unknown at large budgets")
+              help="after the portfolio's first stage, best-first searches begun afresh "
+                   "with weights drawn at random on Luby's schedule of lengths, taking "
+                   "turns with the main search, to the end of the budget (native engine; "
+                   "Baker's Dozen's portfolio ends so already): for deals the portfolio "
+                   "leaves unknown at large budgets")
 @click.option("--max-disk", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="GB", help="with --exhaustive: once the positions no longer fit "
               "--max-memory, go on with them on disk, using at most GB gigabytes")

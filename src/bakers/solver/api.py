@@ -610,12 +610,13 @@ def solve(board: Board, *, timeout: float | None = None,
     Python engine has no short search: it answers with its fast line,
     ``optimal`` false.
 
-    ``search="restarts"`` (native engine only) runs the portfolio with its
-    restarts as a last stage (:meth:`~bakers.solver.native.Portfolio.with_restarts`):
-    best-first searches begun afresh with drawn weights on Luby's schedule,
-    taking turns with the main search in FreeCell and Baker's Game, to the
-    end of the budget — for deals the portfolio leaves unknown at large
-    budgets.
+    ``search="restarts"`` (native engine only) runs the portfolio's first
+    stage, then its restarts to the end of the budget
+    (:meth:`~bakers.solver.native.Portfolio.with_restarts`): best-first
+    searches begun afresh with drawn weights on Luby's schedule, taking turns
+    with the main search in FreeCell and Baker's Game — for deals the
+    portfolio leaves unknown at large budgets. Baker's Dozen's portfolio
+    ends with its restarts already.
 
     ``search="exhaustive"`` (native engine only) runs the core's depth-first
     search of every reachable position instead of the portfolio: about a

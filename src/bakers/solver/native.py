@@ -163,14 +163,16 @@ class Portfolio:
         return _portfolio_for(game)
 
     def with_restarts(self) -> Portfolio:
-        """This portfolio with its restarts (see :class:`Restarts`) as the
-        last stage, to the end of the budget, where its schedule does not
-        end with them already (the solver's ``search="restarts"``)."""
+        """The solver's ``search="restarts"``: this portfolio as it is where
+        its schedule ends with its restarts (see :class:`Restarts`) already;
+        otherwise its first stage, then the restarts to the end of the
+        budget in place of its beams (which can cost tens of millions of
+        positions with few cells)."""
         if self.restarts is None:
             raise SolverError("this portfolio has no restarts")
         if self.beams and self.beams[-1] == -2:
             return self
-        return dataclasses.replace(self, beams=(*self.beams, -2))
+        return dataclasses.replace(self, beams=(-2,))
 
     @classmethod
     def _make(cls, game: Game) -> Portfolio:
