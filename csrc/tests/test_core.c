@@ -203,6 +203,7 @@ static void test_portfolio(void)
     CHECK(bk_portfolio_check(&q) == -BK_ERR_STAGES);
     q = p;
     q.width[0] = -2; /* a restarts stage with no restarts */
+    q.restarts.unit = 0;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_RESTARTS);
     q.restarts.unit = 1000;
     q.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
@@ -231,6 +232,38 @@ static void test_portfolio(void)
     CHECK(bk_portfolio_check(&q) == -BK_ERR_WEIGHTS);
 }
 
+/* bk_solve on a case expected won within 3 M positions: the line checked,
+ * every block given back; returns the positions it took. */
+static long long solve_won(Case *k)
+{
+    bk_budget b;
+    bk_found *found = NULL;
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_portfolio_check(&k->p) == 0);
+    CHECK(bk_solve(&k->r, &k->p, &b, k->pl.key, &found) == BK_WIN);
+    bk_counts c;
+    CHECK(bk_found_checked(found, &k->r, &k->pl, &c) == 0 && c.checked);
+    bk_found_free(found, &b);
+    CHECK(b.bytes == 0);
+    return b.states;
+}
+
+/* Baker's Dozen deal ``deal`` with restarts alone after the first stage:
+ * units of ``unit`` positions, weights drawn by ``seed``. */
+static void restarting(Case *k, unsigned long long deal, long long unit,
+                       unsigned long long seed, int with_main)
+{
+    ready_case(BAKERS_DOZEN, 0, deal, k);
+    k->p.restarts.unit = unit;
+    k->p.restarts.seed = seed;
+    k->p.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
+    k->p.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
+    k->p.restarts.with_main = with_main;
+    k->p.nbeams = 1;
+    k->p.width[0] = -2;
+    k->p.sel[0] = -1;
+}
+
 /* A race: searches with other weights take turns with the main one; the
  * first to win ends it (its line checked), any one running out proves the
  * deal lost, and the counts do not change from run to run. */
@@ -249,17 +282,8 @@ static void test_race(void)
         k.p.nbeams = 1;
         k.p.width[0] = -1;
         k.p.sel[0] = -1;
-        CHECK(bk_portfolio_check(&k.p) == 0);
-        bk_budget b;
-        bk_found *found = NULL;
-        bk_budget_start(&b, 3000000, 0, 0);
-        CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_WIN);
-        bk_counts c;
-        CHECK(bk_found_checked(found, &k.r, &k.pl, &c) == 0 && c.checked);
-        seen[round] = b.states;
-        CHECK(b.states < 200000); /* the main search alone: over 3,000,000 */
-        bk_found_free(found, &b);
-        CHECK(b.bytes == 0);
+        seen[round] = solve_won(&k);
+        CHECK(seen[round] < 200000); /* the main search alone: over 3,000,000 */
     }
     CHECK(seen[0] == seen[1]);
     /* Baker's Dozen 104 is lost: the race proves it too */
@@ -289,61 +313,21 @@ static void test_restarts(void)
     long long seen[3] = {0, 0, 0};
     for (int round = 0; round < 3; round++) {
         Case k;
-        ready_case(BAKERS_DOZEN, 0, 2318, &k);
-        k.p.restarts.unit = 1000;
-        k.p.restarts.seed = round < 2 ? 1 : 2;
-        k.p.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
-        k.p.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
-        k.p.nbeams = 1;
-        k.p.width[0] = -2;
-        k.p.sel[0] = -1;
-        CHECK(bk_portfolio_check(&k.p) == 0);
-        bk_budget b;
-        bk_found *found = NULL;
-        bk_budget_start(&b, 3000000, 0, 0);
-        CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_WIN);
-        bk_counts c;
-        CHECK(bk_found_checked(found, &k.r, &k.pl, &c) == 0 && c.checked);
-        seen[round] = b.states;
-        CHECK(b.states < 1000000); /* the main search alone: over 3,000,000 */
-        bk_found_free(found, &b);
-        CHECK(b.bytes == 0);
+        restarting(&k, 2318, 1000, round < 2 ? 1 : 2, 0);
+        seen[round] = solve_won(&k);
+        CHECK(seen[round] < 1000000); /* the main search alone: over 3,000,000 */
     }
     CHECK(seen[0] == seen[1] && seen[1] != seen[2]);
     /* with the main search resumed between the restarts: still won, checked */
-    {
-        Case k;
-        ready_case(BAKERS_DOZEN, 0, 2318, &k);
-        k.p.restarts.unit = 1000;
-        k.p.restarts.seed = 1;
-        k.p.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
-        k.p.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
-        k.p.restarts.with_main = 1;
-        k.p.nbeams = 1;
-        k.p.width[0] = -2;
-        k.p.sel[0] = -1;
-        bk_budget b;
-        bk_found *found = NULL;
-        bk_budget_start(&b, 3000000, 0, 0);
-        CHECK(bk_solve(&k.r, &k.p, &b, k.pl.key, &found) == BK_WIN);
-        bk_counts c;
-        CHECK(bk_found_checked(found, &k.r, &k.pl, &c) == 0 && c.checked);
-        CHECK(b.states > seen[0] && b.states < 2 * seen[0] + 2 * 20000);
-        bk_found_free(found, &b);
-        CHECK(b.bytes == 0);
-    }
+    Case mixed;
+    restarting(&mixed, 2318, 1000, 1, 1);
+    long long both = solve_won(&mixed);
+    CHECK(both > seen[0] && both < 2 * seen[0] + 2 * 20000);
     /* Baker's Dozen 104 is lost, and 2318 stops at a short budget */
     for (int deal = 0; deal < 2; deal++) {
         Case k;
-        ready_case(BAKERS_DOZEN, 0, deal ? 2318 : 104, &k);
+        restarting(&k, deal ? 2318 : 104, 100, 7, 0);
         k.p.first_stage = 10;
-        k.p.restarts.unit = 100;
-        k.p.restarts.seed = 7;
-        k.p.restarts.lo = (bk_weights){0, 0, 0, 0, 0, 1, 0};
-        k.p.restarts.hi = (bk_weights){4, 0, 4, 0, 4, 3, 3};
-        k.p.nbeams = 1;
-        k.p.width[0] = -2;
-        k.p.sel[0] = -1;
         bk_budget b;
         bk_found *found = NULL;
         bk_budget_start(&b, 300, 0, 0); /* 2318: these restarts win at 683 */
