@@ -185,7 +185,6 @@ int bk_portfolio_check(const bk_portfolio *p)
 struct bk_found {
     BestFirst bf, rbf;
     BestFirst rs; /* the restarts' search of the moment */
-    int rs_live;
     BestFirst race[BK_MAXRACE];
     int nrace; /* the race's searches begun */
     Store beam_store;
@@ -282,10 +281,8 @@ static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const 
                 b->limit = LIM_MEMORY;
             return ST_LIMIT;
         }
-        f->rs_live = 1;
         long long len = rs->unit * luby(i);
-        long long until = end - b->states < len ? end : b->states + len;
-        int st = bf_run(&f->rs, b, until, kids);
+        int st = bf_run(&f->rs, b, end - b->states < len ? end : b->states + len, kids);
         if (b->bytes > *peak)
             *peak = b->bytes;
         if (st != ST_STAGE) {
@@ -293,10 +290,8 @@ static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const 
             return st;
         }
         bf_free(&f->rs, b);
-        f->rs_live = 0;
         if (rs->with_main && b->states < end) {
-            until = end - b->states < len ? end : b->states + len;
-            st = bf_run(&f->bf, b, until, kids);
+            st = bf_run(&f->bf, b, end - b->states < len ? end : b->states + len, kids);
             if (b->bytes > *peak)
                 *peak = b->bytes;
             if (st != ST_STAGE) {
@@ -472,8 +467,7 @@ void bk_found_free(bk_found *f, Budget *b)
     if (!f)
         return;
     store_free(&f->beam_store);
-    if (f->rs_live)
-        bf_free(&f->rs, b);
+    bf_free(&f->rs, b);
     for (int i = 0; i < f->nrace; i++)
         bf_free(&f->race[i], b);
     bf_free(&f->rbf, b);

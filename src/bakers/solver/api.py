@@ -480,9 +480,8 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
     if req.search == "exhaustive":
         found = _exhaustive(board, req, start)
     else:
-        portfolio = Portfolio.for_game(board.game)
-        if req.search == "restarts":
-            portfolio = portfolio.with_restarts()
+        portfolio = (Portfolio.restarts_for(board.game) if req.search == "restarts"
+                     else Portfolio.for_game(board.game))
         found = native_search(board, portfolio, timeout=req.timeout,
                               max_states=req.max_states, max_memory_mb=req.max_memory_mb)
     states = found.states

@@ -162,6 +162,11 @@ class Portfolio:
     def for_game(cls, game: Game) -> Portfolio:
         return _portfolio_for(game)
 
+    @classmethod
+    def restarts_for(cls, game: Game) -> Portfolio:
+        """:meth:`with_restarts` of the game's portfolio, made once."""
+        return _restarts_for(game)
+
     def with_restarts(self) -> Portfolio:
         """The solver's ``search="restarts"``: this portfolio as it is where
         its schedule ends with its restarts (see :class:`Restarts`) already;
@@ -191,6 +196,7 @@ class Portfolio:
 
 
 _portfolio_for = _ByIdentity(Portfolio._make)
+_restarts_for = _ByIdentity(lambda game: Portfolio.for_game(game).with_restarts())
 
 
 @dataclasses.dataclass(frozen=True)
