@@ -250,19 +250,86 @@ static int load_state(Disk *k)
 
 /* --- records ------------------------------------------------------------------ */
 
-static int cmp24(const void *a, const void *b) { return memcmp(a, b, 24); }
-static int cmp32(const void *a, const void *b) { return memcmp(a, b, 32); }
+/* Sort ``n`` records of W bytes in place in the order of memcmp, from byte
+ * ``at`` on (the bytes before are equal in all of them): an in-place
+ * most-significant-byte radix sort (American flag sort), with insertion sort
+ * for small buckets. No memory beyond the records. One function for each
+ * record size, so that the copies are of a known size. */
+#define RECORDS_SORT(NAME, W)                                                                      \
+    static void NAME(uint8_t *a, size_t n, int at)                                                 \
+    {                                                                                              \
+        uint8_t tmp[W], held[W];                                                                   \
+        while (n > 24 && at < (W)) {                                                               \
+            size_t count[256] = {0};                                                               \
+            for (size_t i = 0; i < n; i++)                                                         \
+                count[a[i * (W) + (size_t)at]]++;                                                  \
+            if (count[a[at]] == n) { /* one bucket: on to the next byte */                         \
+                at++;                                                                              \
+                continue;                                                                          \
+            }                                                                                      \
+            size_t next[256], end[256], sum = 0;                                                   \
+            for (int v = 0; v < 256; v++) {                                                        \
+                next[v] = sum;                                                                     \
+                sum += count[v];                                                                   \
+                end[v] = sum;                                                                      \
+            }                                                                                      \
+            for (int v = 0; v < 256; v++)                                                          \
+                while (next[v] < end[v]) {                                                         \
+                    uint8_t *slot = a + next[v] * (W);                                             \
+                    int u = slot[at];                                                              \
+                    if (u != v) {                                                                  \
+                        /* carry the record to its bucket, taking the one there on */              \
+                        memcpy(tmp, slot, W);                                                      \
+                        while (u != v) {                                                           \
+                            uint8_t *dst = a + next[u]++ * (W);                                    \
+                            u = dst[at];                                                           \
+                            memcpy(held, dst, W);                                                  \
+                            memcpy(dst, tmp, W);                                                   \
+                            memcpy(tmp, held, W);                                                  \
+                        }                                                                          \
+                        memcpy(slot, tmp, W);                                                      \
+                    }                                                                              \
+                    next[v]++;                                                                     \
+                }                                                                                  \
+            size_t from = 0;                                                                       \
+            for (int v = 0; v < 256; v++) {                                                        \
+                if (count[v] > 1)                                                                  \
+                    NAME(a + from * (W), count[v], at + 1);                                        \
+                from += count[v];                                                                  \
+            }                                                                                      \
+            return;                                                                                \
+        }                                                                                          \
+        for (size_t i = 1; i < n; i++) {                                                           \
+            size_t j = i;                                                                          \
+            memcpy(tmp, a + i * (W), W);                                                           \
+            while (j > 0 && memcmp(a + (j - 1) * (W), tmp, W) > 0) {                               \
+                memcpy(a + j * (W), a + (j - 1) * (W), W);                                         \
+                j--;                                                                               \
+            }                                                                                      \
+            memcpy(a + j * (W), tmp, W);                                                           \
+        }                                                                                          \
+    }
+RECORDS_SORT(records_sort24, 24)
+RECORDS_SORT(records_sort32, 32)
 
-/* Sort ``n`` records and drop repeats; the count kept. */
-static size_t sort_unique(const Disk *k, uint8_t *recs, size_t n)
+/* Sort ``n`` records of ``rec`` bytes (at most 32) in the order of memcmp and
+ * drop repeats; the count kept. */
+BK_FN size_t records_sort_unique(uint8_t *recs, size_t n, int rec)
 {
     if (n < 2)
         return n;
-    qsort(recs, n, (size_t)k->rec, k->rec == 24 ? cmp24 : cmp32);
+    if (rec == 24)
+        records_sort24(recs, n, 0);
+    else
+        records_sort32(recs, n, 0);
+    const size_t w = (size_t)rec;
     size_t out = 1;
     for (size_t i = 1; i < n; i++)
-        if (memcmp(recs + i * (size_t)k->rec, recs + (out - 1) * (size_t)k->rec, (size_t)k->rec))
-            memmove(recs + out++ * (size_t)k->rec, recs + i * (size_t)k->rec, (size_t)k->rec);
+        if (memcmp(recs + i * w, recs + (out - 1) * w, w)) {
+            if (i != out)
+                memcpy(recs + out * w, recs + i * w, w);
+            out++;
+        }
     return out;
 }
 
@@ -322,7 +389,7 @@ static int flush_run(Disk *k, size_t n, int *nrun)
         return 0;
     if (*nrun >= MAXRUNS)
         return E_IO;
-    n = sort_unique(k, k->buf, n);
+    n = records_sort_unique(k->buf, n, k->rec);
     char path[4096];
     path_of(k, path, sizeof path, "run-%05d.bin", *nrun, 0);
     FILE *f = open_file(path, "wb");
