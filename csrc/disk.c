@@ -312,7 +312,7 @@ static int load_state(Disk *k)
 RECORDS_SORT(records_sort24, 24)
 RECORDS_SORT(records_sort32, 32)
 
-/* Sort ``n`` records of ``rec`` bytes (at most 32) in the order of memcmp and
+/* Sort ``n`` records of ``rec`` bytes (24 or 32) in the order of memcmp and
  * drop repeats; the count kept. */
 BK_FN size_t records_sort_unique(uint8_t *recs, size_t n, int rec)
 {
