@@ -3,31 +3,36 @@
  * detection, for proofs of loss larger than memory.
  *
  * A position is kept in the compact delta form of the root (exhaust.c),
- * padded to a fixed record (24 bytes in the three games). The sorted files
- * (runs, a layer's set, levels) keep each record as its difference from the
- * one before: the length of the prefix they share and of the record's
- * trailing zeros, then the bytes between (sorted neighbours share most of
- * their foundations and moved-card bits, and short forms end in padding),
- * about a third of the fixed size; the pending files are unsorted and keep
- * fixed records. Every position of
- * a layer is reached from the layer's first level (the positions that lower
- * layers sent up to it) or from the level before it in the same layer, so a
- * layer is searched level by level: the level's positions are expanded; the
- * children in the same layer are gathered in memory, sorted and written as
- * sorted runs whenever the memory budget is full; the children that go up
- * are appended to their layer's pending file. The runs are then merged with
- * the layer's sorted set of positions seen: the new ones are the next level,
- * and join the set. A layer done, its set is dropped (no later position can
- * be in it) and the lowest pending layer is sorted into its first level.
+ * padded to a fixed record (24 bytes in the three games). Sorted files keep
+ * each record as its difference from the one before: the length of the
+ * prefix they share and of the record's trailing zeros, then the bytes
+ * between (sorted neighbours share most of their foundations and moved-card
+ * bits, and short forms end in padding): two to eight bytes a position.
+ *
+ * Every position of a layer is reached from the layer's first level (the
+ * positions that lower layers sent up to it) or from the level before it in
+ * the same layer, so a layer is searched level by level. A level's positions
+ * are expanded; the children in the same layer fill the memory buffer from
+ * its front, the children that go up fill it from its back (each with its
+ * layer), and when it is full both parts are sorted and their repeats
+ * dropped: the front is written as a sorted run, the back as one sorted
+ * chunk for each layer, appended to that layer's pending file. The runs are
+ * then merged against the layer's levels so far (disjoint sorted files whose
+ * union is every position of the layer seen yet, so no other copy of the set
+ * is kept): the new ones are the next level. A layer with no new positions
+ * is done, and the lowest pending layer's chunks are sorted into its first
+ * level.
  *
  * Every finished level is a checkpoint: a small state file, written whole and
  * renamed into place, names the layer, the level, the positions expanded
  * before it and the size of every pending file then. Resuming truncates the
  * pending files to those sizes and does the level again, so a search killed
  * at any moment gives, resumed, the same verdict and the same count of
- * positions as one that was never stopped. The level files are kept until
- * the end: a win's line is found back through them (each position's parent
- * is in the level before it, or in a lower layer). */
+ * positions as one that was never stopped. A checkpoint of the earlier
+ * format (the layer's set in a file of its own, pending positions as fixed
+ * records) is converted when it is resumed. The level files are kept to the
+ * end: a win's line is found back through them (each position's parent is
+ * in the level before it, or in a lower layer). */
 
 #include "core.h"
 
@@ -38,10 +43,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DISK_MAGIC "bakers-disk-search 3"
+#define DISK_MAGIC "bakers-disk-search 4"
+#define DISK_MAGIC_V3 "bakers-disk-search 3" /* resumed after conversion */
 #define E_FULL (-1000) /* the disk budget is spent (b->limit says so) */
 #define E_IO (-1001)   /* a file could not be read or written */
 #define IOBUF (1u << 20)
+#define MERGEBUF (1u << 18) /* each input of a merge */
 #define MAXRUNS 4096
 
 typedef struct {
@@ -56,8 +63,10 @@ typedef struct {
     long long states0;     /* positions expanded before the current level */
     long long pend[NCARDS + 1]; /* bytes of each pending file at the level's start */
     long long disk, disk_peak;
-    uint8_t *buf;          /* the in-memory run: records */
-    size_t cap;            /* records the run holds */
+    uint8_t *buf;          /* the in-memory buffer */
+    size_t bytes;          /* its size */
+    size_t cap;            /* records of ``rec`` bytes it holds */
+    int v3;                /* resumed from a checkpoint of the earlier format */
     Child *kids;
 } Disk;
 
@@ -121,16 +130,6 @@ static int disk_full(Disk *k, long long more)
         k->b->limit = LIM_DISK;
         return 1;
     }
-    return 0;
-}
-
-static int write_recs(Disk *k, FILE *f, const uint8_t *recs, size_t n)
-{
-    if (disk_full(k, (long long)(n * (size_t)k->rec)))
-        return E_FULL;
-    if (fwrite(recs, (size_t)k->rec, n, f) != n)
-        return E_IO;
-    k->disk += (long long)(n * (size_t)k->rec);
     return 0;
 }
 
@@ -227,7 +226,9 @@ static int load_state(Disk *k)
         return errno == ENOENT ? 0 : E_IO;
     char magic[64] = {0}, hex[2 * NCARDS + 2] = {0};
     int a[7], ok = 1;
-    ok &= fgets(magic, sizeof magic, f) != NULL && strncmp(magic, DISK_MAGIC, strlen(DISK_MAGIC)) == 0;
+    ok &= fgets(magic, sizeof magic, f) != NULL;
+    k->v3 = ok && strncmp(magic, DISK_MAGIC_V3, strlen(DISK_MAGIC_V3)) == 0;
+    ok &= k->v3 || strncmp(magic, DISK_MAGIC, strlen(DISK_MAGIC)) == 0;
     ok &= fscanf(f, " rules %d %d %d %d %d %d %d", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5],
                  &a[6]) == 7;
     ok &= fscanf(f, " root %104s", hex) == 1;
@@ -311,15 +312,22 @@ static int load_state(Disk *k)
     }
 RECORDS_SORT(records_sort24, 24)
 RECORDS_SORT(records_sort32, 32)
+RECORDS_SORT(records_sort25, 25)
+RECORDS_SORT(records_sort33, 33)
 
-/* Sort ``n`` records of ``rec`` bytes (24 or 32) in the order of memcmp and
- * drop repeats; the count kept. */
+/* Sort ``n`` records of ``rec`` bytes (24 or 32, or 25 or 33: a record with
+ * its layer in front) in the order of memcmp and drop repeats; the count
+ * kept. */
 BK_FN size_t records_sort_unique(uint8_t *recs, size_t n, int rec)
 {
     if (n < 2)
         return n;
     if (rec == 24)
         records_sort24(recs, n, 0);
+    else if (rec == 25)
+        records_sort25(recs, n, 0);
+    else if (rec == 33)
+        records_sort33(recs, n, 0);
     else
         records_sort32(recs, n, 0);
     const size_t w = (size_t)rec;
@@ -365,24 +373,71 @@ static void stream_next(const Disk *k, Stream *s)
     s->live = s->in.f && get_sorted(k, &s->in, s->cur) == 1;
 }
 
-/* The next record of the union of ``n`` sorted streams (repeats dropped):
- * 1 with it in ``out``, 0 at the end. */
-static int merged_next(const Disk *k, Stream *s, int n, uint8_t *out)
+/* A binary heap of live streams, least current record on top. */
+typedef struct {
+    Stream **s;
+    int n;
+} Heap;
+
+static void heap_down(const Disk *k, Heap *h, int i)
 {
-    int best = -1;
-    for (int i = 0; i < n; i++)
-        if (s[i].live && (best < 0 || memcmp(s[i].cur, s[best].cur, (size_t)k->rec) < 0))
-            best = i;
-    if (best < 0)
-        return 0;
-    memcpy(out, s[best].cur, (size_t)k->rec);
-    for (int i = 0; i < n; i++)
-        while (s[i].live && memcmp(s[i].cur, out, (size_t)k->rec) == 0)
-            stream_next(k, &s[i]);
-    return 1;
+    for (;;) {
+        int l = 2 * i + 1, m = i;
+        if (l < h->n && memcmp(h->s[l]->cur, h->s[m]->cur, (size_t)k->rec) < 0)
+            m = l;
+        if (l + 1 < h->n && memcmp(h->s[l + 1]->cur, h->s[m]->cur, (size_t)k->rec) < 0)
+            m = l + 1;
+        if (m == i)
+            return;
+        Stream *t = h->s[i];
+        h->s[i] = h->s[m];
+        h->s[m] = t;
+        i = m;
+    }
 }
 
-/* The run in memory sorted and written as run file ``*nrun``. */
+/* The heap of the live ones of ``n`` streams (``slots`` room for n). */
+static Heap heap_of(const Disk *k, Stream *s, int n, Stream **slots)
+{
+    Heap h = {slots, 0};
+    for (int i = 0; i < n; i++)
+        if (s[i].live)
+            h.s[h.n++] = &s[i];
+    for (int i = h.n / 2 - 1; i >= 0; i--)
+        heap_down(k, &h, i);
+    return h;
+}
+
+/* The top stream on to its next record (out of the heap at its end). */
+static void heap_next(const Disk *k, Heap *h)
+{
+    stream_next(k, h->s[0]);
+    if (!h->s[0]->live)
+        h->s[0] = h->s[--h->n];
+    heap_down(k, h, 0);
+}
+
+/* Open ``n`` sorted files as streams at their first record: the runs
+ * (``layer`` < 0) or the first levels of ``layer``. */
+static int open_streams(Disk *k, Stream *s, int n, int layer)
+{
+    char path[4096];
+    for (int i = 0; i < n; i++) {
+        if (layer < 0)
+            path_of(k, path, sizeof path, "run-%05d.bin", i, 0);
+        else
+            path_of(k, path, sizeof path, "L%02d-%05d.bin", layer, i);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            return E_IO;
+        setvbuf(f, NULL, _IOFBF, MERGEBUF);
+        s[i].in = sorted_of(f);
+        stream_next(k, &s[i]);
+    }
+    return 0;
+}
+
+/* The run in memory (``n`` records) sorted and written as run file ``*nrun``. */
 static int flush_run(Disk *k, size_t n, int *nrun)
 {
     if (!n)
@@ -415,56 +470,179 @@ static void remove_runs(Disk *k, int nrun)
     }
 }
 
-/* Merge the runs: with ``vis`` (the layer's sorted set, may be NULL) the
- * records not in it go to ``fresh`` and the union to ``vis_out``; the count
- * of fresh records in *nfresh. */
-static int merge_runs(Disk *k, int nrun, FILE *vis, FILE *fresh_f, FILE *vis_out_f,
-                      long long *nfresh)
+/* Merge the runs against the first ``nseen`` levels of the current layer
+ * (disjoint sorted files: the layer's positions seen so far): the records
+ * in none of them go to ``fresh_f``, their count in *nfresh. */
+static int merge_runs(Disk *k, int nrun, int nseen, FILE *fresh_f, long long *nfresh)
 {
-    Sorted fresh_s = sorted_of(fresh_f), vis_s = sorted_of(vis_out_f);
-    Sorted *fresh = &fresh_s, *vis_out = &vis_s;
-    Stream *s = calloc((size_t)nrun + 1, sizeof(Stream));
-    if (!s)
-        return -BK_ERR_NOMEM;
-    int rc = 0;
-    char path[4096];
-    for (int i = 0; i < nrun && rc == 0; i++) {
-        path_of(k, path, sizeof path, "run-%05d.bin", i, 0);
-        s[i].in = sorted_of(open_file(path, "rb"));
-        if (!s[i].in.f)
-            rc = E_IO;
-        else
-            stream_next(k, &s[i]);
-    }
-    Stream v = {sorted_of(vis), {0}, 0};
-    stream_next(k, &v);
-    uint8_t x[32];
+    Sorted fresh = sorted_of(fresh_f);
+    int nall = nrun + nseen;
+    Stream *s = calloc((size_t)nall + 1, sizeof(Stream));
+    Stream **slots = calloc((size_t)nall + 1, sizeof(Stream *));
+    int rc = s && slots ? 0 : -BK_ERR_NOMEM;
+    if (rc == 0)
+        rc = open_streams(k, s, nrun, -1);
+    if (rc == 0)
+        rc = open_streams(k, s + nrun, nseen, k->layer);
     *nfresh = 0;
-    while (rc == 0 && merged_next(k, s, nrun, x)) {
-        while (v.live && memcmp(v.cur, x, (size_t)k->rec) < 0) {
-            rc = put_sorted(k, vis_out, v.cur);
-            stream_next(k, &v);
-            if (rc)
-                break;
+    if (rc == 0) {
+        Heap runs = heap_of(k, s, nrun, slots), seen = heap_of(k, s + nrun, nseen, slots + nrun);
+        uint8_t x[32];
+        while (rc == 0 && runs.n) {
+            memcpy(x, runs.s[0]->cur, (size_t)k->rec);
+            while (runs.n && memcmp(runs.s[0]->cur, x, (size_t)k->rec) == 0)
+                heap_next(k, &runs);
+            while (seen.n && memcmp(seen.s[0]->cur, x, (size_t)k->rec) < 0)
+                heap_next(k, &seen);
+            if (seen.n && memcmp(seen.s[0]->cur, x, (size_t)k->rec) == 0)
+                continue; /* seen before in this layer */
+            rc = put_sorted(k, &fresh, x);
+            (*nfresh)++;
         }
-        if (rc)
-            break;
-        if (v.live && memcmp(v.cur, x, (size_t)k->rec) == 0)
-            continue; /* seen before in this layer */
-        rc = put_sorted(k, fresh, x);
-        if (rc == 0)
-            rc = put_sorted(k, vis_out, x);
-        (*nfresh)++;
     }
-    while (rc == 0 && v.live) {
-        rc = put_sorted(k, vis_out, v.cur);
-        stream_next(k, &v);
-    }
-    for (int i = 0; i < nrun; i++)
+    for (int i = 0; s && i < nall; i++)
         if (s[i].in.f)
             fclose(s[i].in.f);
     free(s);
+    free(slots);
     return rc;
+}
+
+/* --- pending layers: sorted chunks ---------------------------------------- */
+
+/* A pending file is a sequence of chunks, each a count (8 bytes, least
+ * significant first) and that many records in the sorted difference form. */
+static void pend_path(const Disk *k, char *out, size_t n, int h)
+{
+    path_of(k, out, n, k->v3 ? "pend-%02d.bin" : "up-%02d.bin", h, 0);
+}
+
+/* Write ``n`` sorted records of ``rec`` bytes, at ``step`` bytes apart, as a
+ * chunk of ``f``. */
+static int put_chunk(Disk *k, FILE *f, const uint8_t *recs, size_t n, size_t step)
+{
+    uint8_t head[8];
+    for (int i = 0; i < 8; i++)
+        head[i] = (uint8_t)((unsigned long long)n >> (8 * i));
+    if (disk_full(k, 8))
+        return E_FULL;
+    if (fwrite(head, 1, 8, f) != 8)
+        return E_IO;
+    k->disk += 8;
+    Sorted out = sorted_of(f);
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        rc = put_sorted(k, &out, recs + i * step);
+    return rc;
+}
+
+/* The children that go up, ``m`` records of 1 + rec bytes (their layer
+ * first) at the back of the buffer: sorted, repeats dropped, and each
+ * layer's appended to its pending file as a chunk. */
+static int flush_up(Disk *k, size_t m, FILE **pend)
+{
+    if (!m)
+        return 0;
+    size_t step = (size_t)k->rec + 1;
+    uint8_t *up = k->buf + k->bytes - m * step;
+    m = records_sort_unique(up, m, k->rec + 1);
+    size_t i = 0;
+    while (i < m) {
+        int h = up[i * step];
+        size_t j = i;
+        while (j < m && up[j * step] == h)
+            j++;
+        if (!pend[h]) {
+            char pp[4096];
+            pend_path(k, pp, sizeof pp, h);
+            pend[h] = open_file(pp, "ab");
+            if (!pend[h])
+                return E_IO;
+        }
+        int rc = put_chunk(k, pend[h], up + i * step + 1, j - i, step);
+        if (rc)
+            return rc;
+        i = j;
+    }
+    return 0;
+}
+
+/* The records of pending file ``path`` into the buffer, written as sorted
+ * runs whenever it is full: 0 with the count of runs in *nrun. */
+static int pend_to_runs(Disk *k, const char *path, int *nrun)
+{
+    FILE *in = open_file(path, "rb");
+    if (!in)
+        return E_IO;
+    size_t n = 0;
+    int rc = 0;
+    uint8_t head[8];
+    size_t got;
+    while (rc == 0 && (got = fread(head, 1, 8, in)) == 8) {
+        unsigned long long count = 0;
+        for (int i = 0; i < 8; i++)
+            count |= (unsigned long long)head[i] << (8 * i);
+        Sorted chunk = sorted_of(in);
+        for (unsigned long long c = 0; c < count && rc == 0; c++) {
+            if (get_sorted(k, &chunk, k->buf + n * (size_t)k->rec) != 1)
+                rc = E_IO; /* a chunk cut short */
+            else if (++n == k->cap) {
+                rc = flush_run(k, n, nrun);
+                n = 0;
+            }
+        }
+    }
+    if (rc == 0 && got != 0)
+        rc = E_IO;
+    fclose(in);
+    if (rc == 0)
+        rc = flush_run(k, n, nrun);
+    return rc;
+}
+
+/* A checkpoint of the earlier format: each pending file of fixed records
+ * rewritten as sorted chunks, the state saved in this format, then the old
+ * files removed (a kill on the way leaves the old checkpoint whole). */
+static int save_state(Disk *k);
+static int convert_v3(Disk *k)
+{
+    char old[4096], now[4096];
+    for (int h = 0; h <= NCARDS; h++) { /* what a conversion cut short left */
+        path_of(k, now, sizeof now, "up-%02d.bin", h, 0);
+        remove(now);
+    }
+    for (int h = 0; h <= NCARDS; h++) {
+        if (!k->pend[h])
+            continue;
+        path_of(k, old, sizeof old, "pend-%02d.bin", h, 0);
+        path_of(k, now, sizeof now, "up-%02d.bin", h, 0);
+        FILE *in = open_file(old, "rb"), *out = open_file(now, "wb");
+        int rc = in && out ? 0 : E_IO;
+        size_t n;
+        while (rc == 0 && (n = fread(k->buf, (size_t)k->rec, k->cap, in)) > 0) {
+            n = records_sort_unique(k->buf, n, k->rec);
+            rc = put_chunk(k, out, k->buf, n, (size_t)k->rec);
+        }
+        if (in)
+            fclose(in);
+        if (out && close_synced(out) && rc == 0)
+            rc = E_IO;
+        if (rc)
+            return rc;
+    }
+    k->v3 = 0;
+    for (int h = 0; h <= NCARDS; h++) {
+        path_of(k, now, sizeof now, "up-%02d.bin", h, 0);
+        k->pend[h] = k->pend[h] ? file_size(now) : 0;
+    }
+    if (save_state(k) < 0)
+        return E_IO;
+    for (int h = 0; h <= NCARDS; h++) {
+        path_of(k, old, sizeof old, "pend-%02d.bin", h, 0);
+        remove(old);
+    }
+    k->disk = dir_bytes(k->opt->dir);
+    return 0;
 }
 
 /* --- a win's line: back through the level files ---------------------------- */
@@ -578,41 +756,28 @@ static void progress(Disk *k, long long states)
         k->opt->progress(k->opt->progress_ctx, states, k->layer, k->level, k->disk);
 }
 
-/* The lowest pending layer sorted into its first level (and the layer's set):
- * 1 if there was one, 0 if none is left (the search is over). */
+/* The lowest pending layer sorted into its first level: 1 if there was one,
+ * 0 if none is left (the search is over). */
 static int next_layer(Disk *k)
 {
-    char path[4096], lvl[4096], vis[4096];
+    char path[4096], lvl[4096];
     int h = k->layer + 1;
     while (h <= NCARDS && k->pend[h] == 0)
         h++;
     if (h > NCARDS)
         return 0;
-    path_of(k, path, sizeof path, "pend-%02d.bin", h, 0);
-    FILE *in = open_file(path, "rb");
-    if (!in)
-        return E_IO;
-    int nrun = 0, rc = 0;
-    for (;;) {
-        size_t n = fread(k->buf, (size_t)k->rec, k->cap, in);
-        if (n == 0)
-            break;
-        if ((rc = flush_run(k, n, &nrun)) != 0)
-            break;
-    }
-    fclose(in);
+    pend_path(k, path, sizeof path, h);
+    int nrun = 0;
+    int rc = pend_to_runs(k, path, &nrun);
     if (rc) {
         remove_runs(k, nrun);
         return rc;
     }
     path_of(k, lvl, sizeof lvl, "L%02d-%05d.bin", h, 0);
-    path_of(k, vis, sizeof vis, "V%02d-%05d.bin", h, 0);
-    FILE *fresh = open_file(lvl, "wb"), *vout = open_file(vis, "wb");
+    FILE *fresh = open_file(lvl, "wb");
     long long nfresh = 0;
-    rc = fresh && vout ? merge_runs(k, nrun, NULL, fresh, vout, &nfresh) : E_IO;
+    rc = fresh ? merge_runs(k, nrun, 0, fresh, &nfresh) : E_IO;
     if (fresh && close_synced(fresh) && rc == 0)
-        rc = E_IO;
-    if (vout && close_synced(vout) && rc == 0)
         rc = E_IO;
     remove_runs(k, nrun);
     if (rc)
@@ -628,19 +793,20 @@ static int next_layer(Disk *k)
 static int do_level(Disk *k, CMove **line, size_t *nline)
 {
     Budget *b = k->b;
-    char path[4096], vis[4096], vis2[4096], nxt[4096];
+    char path[4096], nxt[4096];
     FILE *pend[NCARDS + 1] = {0};
     path_of(k, path, sizeof path, "L%02d-%05d.bin", k->layer, k->level);
     FILE *in = open_file(path, "rb");
     if (!in)
         return E_IO;
     int rc = 0, nrun = 0, status = ST_STAGE;
-    size_t n = 0;
-    uint8_t rec[32], key[NCARDS];
+    const size_t rec = (size_t)k->rec, step = rec + 1;
+    size_t n = 0, m = 0; /* records at the front (this layer), at the back (up) */
+    uint8_t rbuf[32], key[NCARDS];
     Pos pos;
     b->states = k->states0;
     Sorted level = sorted_of(in);
-    while (get_sorted(k, &level, rec) == 1) {
+    while (get_sorted(k, &level, rbuf) == 1) {
         if (!(b->states & 255)) {
             if (budget_check(b)) {
                 status = ST_LIMIT;
@@ -650,7 +816,7 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
                 progress(k, b->states);
         }
         b->states++;
-        delta_unpack(&k->d, rec, k->rec, key);
+        delta_unpack(&k->d, rbuf, k->rec, key);
         if (decode(k->r, k->w, key, &pos) < 0) {
             rc = ST_ERROR;
             break;
@@ -664,7 +830,6 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
                 last.count = ch->count;
                 last.dest = ch->dest;
                 fclose(in);
-                in = NULL;
                 for (int h = 0; h <= NCARDS; h++)
                     if (pend[h])
                         fclose(pend[h]);
@@ -672,37 +837,28 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
                 rc = line_back(k, key, k->layer, k->level, last, line, nline);
                 return rc ? rc : ST_WIN;
             }
-            int h = home_count(ch->key);
-            if (h == k->layer) {
-                if (pack(k, ch->key, k->buf + n * (size_t)k->rec) < 0) {
-                    rc = ST_ERROR;
+            if (n * rec + m * step + step > k->bytes) { /* full: both parts out */
+                rc = flush_run(k, n, &nrun);
+                if (rc == 0)
+                    rc = flush_up(k, m, pend);
+                n = m = 0;
+                if (rc)
                     break;
-                }
-                if (++n == k->cap) {
-                    rc = flush_run(k, n, &nrun);
-                    n = 0;
-                }
-            } else {
-                if (!pend[h]) {
-                    char pp[4096];
-                    path_of(k, pp, sizeof pp, "pend-%02d.bin", h, 0);
-                    pend[h] = open_file(pp, "ab");
-                    if (!pend[h]) {
-                        rc = E_IO;
-                        break;
-                    }
-                }
-                if (pack(k, ch->key, rec) < 0)
-                    rc = ST_ERROR;
-                else
-                    rc = write_recs(k, pend[h], rec, 1);
             }
+            int h = home_count(ch->key);
+            uint8_t *slot = h == k->layer ? k->buf + n++ * rec
+                                          : k->buf + k->bytes - ++m * step;
+            if (h != k->layer)
+                *slot++ = (uint8_t)h;
+            if (pack(k, ch->key, slot) < 0)
+                rc = ST_ERROR;
         }
         if (rc)
             break;
     }
-    if (in)
-        fclose(in);
+    fclose(in);
+    if (rc == 0 && status == ST_STAGE)
+        rc = flush_up(k, m, pend);
     for (int h = 0; h <= NCARDS; h++)
         if (pend[h] && close_synced(pend[h]) && rc == 0)
             rc = E_IO;
@@ -714,32 +870,22 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
             return ST_LIMIT; /* the checkpoint stays at this level's start */
         return rc;
     }
-    /* the level's new positions, and the layer's set with them */
-    /* the layer's set as of each level has its own file, V<layer>-<level>:
-     * the checkpoint names the one that holds, so a kill anywhere resumes
-     * from a consistent set */
-    path_of(k, vis, sizeof vis, "V%02d-%05d.bin", k->layer, k->level);
-    path_of(k, vis2, sizeof vis2, "V%02d-%05d.bin", k->layer, k->level + 1);
+    /* the level's new positions: the runs less the layer's levels so far */
     path_of(k, nxt, sizeof nxt, "L%02d-%05d.bin", k->layer, k->level + 1);
-    FILE *vin = open_file(vis, "rb"), *fresh = open_file(nxt, "wb"), *vout = open_file(vis2, "wb");
+    FILE *fresh = open_file(nxt, "wb");
     long long nfresh = 0;
-    rc = vin && fresh && vout ? merge_runs(k, nrun, vin, fresh, vout, &nfresh) : E_IO;
-    if (vin)
-        fclose(vin);
+    rc = fresh ? merge_runs(k, nrun, k->level + 1, fresh, &nfresh) : E_IO;
     if (fresh && close_synced(fresh) && rc == 0)
-        rc = E_IO;
-    if (vout && close_synced(vout) && rc == 0)
         rc = E_IO;
     remove_runs(k, nrun);
     if (rc) {
         remove(nxt);
-        remove(vis2);
         k->disk = dir_bytes(k->opt->dir);
         return rc == E_FULL ? ST_LIMIT : rc;
     }
     for (int h = 0; h <= NCARDS; h++) {
         char pp[4096];
-        path_of(k, pp, sizeof pp, "pend-%02d.bin", h, 0);
+        pend_path(k, pp, sizeof pp, h);
         k->pend[h] = file_size(pp);
     }
     k->states0 = b->states;
@@ -748,8 +894,7 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
         k->level++;
     } else {
         /* the layer is done: the next pending layer comes */
-        k->disk -= file_size(vis2);
-        remove(vis2);
+        k->disk -= file_size(nxt);
         remove(nxt);
         int more = next_layer(k);
         if (more < 0)
@@ -762,11 +907,9 @@ static int do_level(Disk *k, CMove **line, size_t *nline)
     if (save_state(k) < 0)
         return E_IO;
     /* what the new checkpoint no longer needs */
-    k->disk -= file_size(vis);
-    remove(vis);
     if (k->layer != from_layer) {
         char pp[4096];
-        path_of(k, pp, sizeof pp, "pend-%02d.bin", k->layer, 0);
+        pend_path(k, pp, sizeof pp, k->layer);
         k->disk -= file_size(pp);
         remove(pp);
     }
@@ -784,31 +927,27 @@ static int start(Disk *k)
     k->layer = home_count(k->root);
     k->level = 0;
     k->states0 = 0;
-    char lvl[4096], vis[4096];
+    char lvl[4096];
     path_of(k, lvl, sizeof lvl, "L%02d-%05d.bin", k->layer, 0);
-    path_of(k, vis, sizeof vis, "V%02d-%05d.bin", k->layer, 0);
-    int rc = 0;
-    for (int i = 0; i < 2 && rc == 0; i++) {
-        FILE *f = open_file(i ? vis : lvl, "wb");
-        if (!f)
-            return E_IO;
-        Sorted out = sorted_of(f);
-        rc = put_sorted(k, &out, rec);
-        if (fclose(f) != 0 && rc == 0)
-            rc = E_IO;
-    }
+    FILE *f = open_file(lvl, "wb");
+    if (!f)
+        return E_IO;
+    Sorted out = sorted_of(f);
+    int rc = put_sorted(k, &out, rec);
+    if (close_synced(f) != 0 && rc == 0)
+        rc = E_IO;
     if (rc)
         return rc == E_FULL ? ST_LIMIT : rc;
     return save_state(k);
 }
 
 /* Back to the checkpoint: pending files cut to their sizes then, the
- * level's leftovers gone. */
+ * level's leftovers gone (and an earlier format's copies of a layer's set). */
 static int restore(Disk *k)
 {
     char path[4096];
     for (int h = 0; h <= NCARDS; h++) {
-        path_of(k, path, sizeof path, "pend-%02d.bin", h, 0);
+        pend_path(k, path, sizeof path, h);
         long long now = file_size(path);
         if (now > k->pend[h] && truncate(path, (off_t)k->pend[h]) != 0)
             return E_IO;
@@ -822,13 +961,11 @@ static int restore(Disk *k)
         if (remove(path) != 0)
             break;
     }
-    char keep[64];
-    snprintf(keep, sizeof keep, "V%02d-%05d.bin", k->layer, k->level);
     DIR *dp = opendir(k->opt->dir);
     if (dp) {
         struct dirent *e;
         while ((e = readdir(dp)) != NULL)
-            if (e->d_name[0] == 'V' && strcmp(e->d_name, keep) != 0) {
+            if (e->d_name[0] == 'V' || (!k->v3 && strncmp(e->d_name, "pend-", 5) == 0)) {
                 snprintf(path, sizeof path, "%s/%s", k->opt->dir, e->d_name);
                 remove(path);
             }
@@ -840,7 +977,7 @@ static int restore(Disk *k)
         path_of(k, path, sizeof path, "L%02d-%05d.bin", h, 0);
         remove(path);
     }
-    return 0;
+    return k->v3 ? convert_v3(k) : 0;
 }
 
 int bk_exhaust_disk(const Rules *r, const Weights *w, Budget *b, const uint8_t *root_in,
@@ -876,7 +1013,7 @@ int bk_exhaust_disk(const Rules *r, const Weights *w, Budget *b, const uint8_t *
         free(k);
         return ST_ERROR;
     }
-    /* the run in memory: what the memory budget leaves, within reason */
+    /* the buffer in memory: what the memory budget leaves, within reason */
     size_t room = b->max_bytes ? (b->max_bytes > b->bytes ? b->max_bytes - b->bytes : 0) : 0;
     size_t want = room ? room / 2 : (size_t)256 << 20;
     if (want > ((size_t)1 << 34))
@@ -884,7 +1021,8 @@ int bk_exhaust_disk(const Rules *r, const Weights *w, Budget *b, const uint8_t *
     k->cap = want / (size_t)k->rec;
     if (k->cap < 1024)
         k->cap = 1024;
-    k->buf = budget_alloc(b, k->cap * (size_t)k->rec);
+    k->bytes = k->cap * (size_t)k->rec;
+    k->buf = budget_alloc(b, k->bytes);
     k->kids = budget_alloc(b, MAXCHILD * sizeof(Child));
     if (!k->buf || !k->kids) {
         status = ST_LIMIT;
@@ -901,15 +1039,16 @@ int bk_exhaust_disk(const Rules *r, const Weights *w, Budget *b, const uint8_t *
         status = -BK_ERR_RESUME;
         goto done;
     }
+    k->disk = dir_bytes(opt->dir);
+    k->disk_peak = k->disk;
     if (got == 1) {
         int rc = restore(k);
-        if (rc < 0) {
-            status = rc;
+        if (rc) {
+            status = rc == E_FULL ? ST_LIMIT : rc;
             goto done;
         }
     }
     k->disk = dir_bytes(opt->dir);
-    k->disk_peak = k->disk;
     if (got == 0) {
         int rc = start(k);
         if (rc) {
@@ -929,7 +1068,7 @@ done:
     else if (status == E_FULL)
         status = ST_LIMIT;
     *disk_peak = k->disk_peak;
-    budget_free(b, k->buf, k->cap * (size_t)k->rec);
+    budget_free(b, k->buf, k->bytes);
     budget_free(b, k->kids, MAXCHILD * sizeof(Child));
     free(k);
     return status;

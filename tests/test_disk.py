@@ -10,6 +10,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from bakers.solver.proof import DiskPlan
 pytestmark = pytest.mark.skipif(not native.AVAILABLE, reason="the native core is not built")
 
 ONE_CELL = find_game("freecell").with_cells(1)
+DATA = Path(__file__).parent / "data"
 
 # impossible positions small enough for both searches: (board, positions)
 PROOFS = [
@@ -101,6 +103,30 @@ def test_stopped_and_resumed_it_counts_as_one_run(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="another search"):
         native.exhaust_disk(board, folder, timeout=None, max_states=None, max_memory_mb=1,
                             max_disk_bytes=None, resume=False)
+
+
+def test_a_checkpoint_of_the_earlier_format_is_converted_and_resumed(tmp_path: Path) -> None:
+    """tests/data/disk_checkpoint_v3.tar.gz: FreeCell 2143 with one cell stopped
+    at 8,192 positions by the format before pending chunks (the layer's set in
+    a file of its own, pending positions as fixed records, one of them longer
+    than its checkpoint says). Resumed, it is converted and ends with the
+    count of a search never stopped."""
+    board = board_of("freecell", 2143, 1)
+    whole = native.exhaust(board, timeout=None, max_states=None, max_memory_mb=None).states
+    with tarfile.open(DATA / "disk_checkpoint_v3.tar.gz") as tar:
+        tar.extractall(tmp_path, filter="data")
+    assert (tmp_path / "state").read_text().startswith("bakers-disk-search 3")
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"pend-13.bin", "pend-14.bin", "V12-00007.bin"} <= names
+    done = native.exhaust_disk(board, str(tmp_path), timeout=None, max_states=90_000,
+                               max_memory_mb=1, max_disk_bytes=None, resume=True)
+    assert done.outcome.limit == "states"
+    assert (tmp_path / "state").read_text().startswith("bakers-disk-search 4")
+    names = {p.name for p in tmp_path.iterdir()}
+    assert not any(n.startswith(("pend-", "V")) for n in names)
+    done = native.exhaust_disk(board, str(tmp_path), timeout=None, max_states=None,
+                               max_memory_mb=1, max_disk_bytes=None, resume=True)
+    assert (done.outcome.verdict, done.outcome.states) == ("impossible", whole)
 
 
 def test_the_disk_limit_names_itself_and_keeps_the_checkpoint(tmp_path: Path) -> None:
