@@ -394,8 +394,8 @@ typedef struct {
 BK_FN void delta_init(Delta *d, const Rules *r, const uint8_t *root);
 BK_FN int delta_pack(const Delta *d, const uint8_t *k, uint8_t *out);
 BK_FN void delta_unpack(const Delta *d, const uint8_t *form, int n, uint8_t *k);
-/* disk.c: records of ``rec`` bytes (24 or 32) sorted as memcmp orders them,
- * repeats dropped; the count kept */
+/* disk.c: records of ``rec`` bytes (24 or 32; 25 or 33 with a layer byte in front)
+ * sorted as memcmp orders them, repeats dropped; the count kept */
 BK_FN size_t records_sort_unique(uint8_t *recs, size_t n, int rec);
 
 /* line.c */

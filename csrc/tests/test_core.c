@@ -482,36 +482,45 @@ static void clear_dir(const char *dir)
  * on records with long shared prefixes, many repeats and a few lone ones. */
 size_t records_sort_unique(unsigned char *recs, size_t n, int rec);
 
-static int cmp_rec24(const void *a, const void *b) { return memcmp(a, b, 24); }
+static size_t rec_width; /* the records qsort compares */
 
+static int cmp_rec(const void *a, const void *b) { return memcmp(a, b, rec_width); }
+
+/* Records of ``w`` bytes (24, 32, or 25 and 33: a layer byte in front). */
 static void test_record_sort(void)
 {
     static const size_t sizes[] = {0, 1, 2, 24, 25, 1000, 50000};
+    static const size_t widths[] = {24, 25, 32, 33};
     unsigned long long x = 88172645463325252ULL;
-    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
-        size_t n = sizes[t];
-        unsigned char *a = malloc(n * 24 + 1), *b = malloc(n * 24 + 1);
-        for (size_t i = 0; i < n * 24; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-            size_t at = i % 24;
-            /* bytes 0-5 shared, 6-13 from a few values, then zeros */
-            a[i] = at < 6     ? 7
-                   : at < 10  ? (unsigned char)(x % 3)
-                   : at < 14 ? (unsigned char)((x >> 8) % 4)
-                             : 0;
+    for (size_t u = 0; u < sizeof widths / sizeof *widths; u++)
+        for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+            size_t n = sizes[t], w = widths[u];
+            unsigned char *a = malloc(n * w + 1), *b = malloc(n * w + 1);
+            for (size_t i = 0; i < n * w; i++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                size_t at = i % w;
+                /* a layer byte of 3 values (odd widths), bytes 0-5 shared,
+                 * 6-13 from a few values, then zeros */
+                size_t from = w & 1;
+                a[i] = at < from         ? (unsigned char)(5 + x % 3)
+                       : at < from + 6  ? 7
+                       : at < from + 10 ? (unsigned char)(x % 3)
+                       : at < from + 14 ? (unsigned char)((x >> 8) % 4)
+                                        : 0;
+            }
+            memcpy(b, a, n * w);
+            rec_width = w;
+            qsort(b, n, w, cmp_rec);
+            size_t m = n ? 1 : 0;
+            for (size_t i = 1; i < n; i++)
+                if (memcmp(b + i * w, b + (m - 1) * w, w))
+                    memmove(b + m++ * w, b + i * w, w);
+            size_t got = records_sort_unique(a, n, (int)w);
+            CHECK(got == m && (m == 0 || memcmp(a, b, m * w) == 0));
+            CHECK(n < 1000 || m < n); /* the case has repeats to drop */
+            free(a);
+            free(b);
         }
-        memcpy(b, a, n * 24);
-        qsort(b, n, 24, cmp_rec24);
-        size_t m = n ? 1 : 0;
-        for (size_t i = 1; i < n; i++)
-            if (memcmp(b + i * 24, b + (m - 1) * 24, 24))
-                memmove(b + m++ * 24, b + i * 24, 24);
-        size_t got = records_sort_unique(a, n, 24);
-        CHECK(got == m && (m == 0 || memcmp(a, b, m * 24) == 0));
-        CHECK(n < 1000 || m < n); /* the case has repeats to drop */
-        free(a);
-        free(b);
-    }
 }
 
 static void test_disk(void)

@@ -4,10 +4,11 @@
 depth-first exhaustive search in the memory given; when its positions no
 longer fit, it goes on with the core's breadth-first search by layers (the
 cards home, which never go down) with its positions on disk, in a work
-directory: sorted runs of each level's new positions merged against the
-layer's sorted set (delayed duplicate detection). Both searches expand the
-same positions under the same pruning rules, so a proof of loss counts as
-many either way. Every finished level is a checkpoint: a search stopped by
+directory: sorted runs of each level's children merged against the layer's
+level files so far (delayed duplicate detection), the children with more
+cards home kept as sorted chunks of their layer's pending file. Both
+searches expand the same positions under the same pruning rules, so a proof
+of loss counts as many either way. Every finished level is a checkpoint: a search stopped by
 a limit, a kill or a power cut goes on with ``resume`` (``bakers solve ...
 --exhaustive --resume --work-dir DIR``), on another day or machine, and ends
 with the same verdict and count as one never stopped. A win's line is found
