@@ -523,6 +523,36 @@ static void test_record_sort(void)
         }
 }
 
+/* The disk search where a level's children outgrow the buffer: FreeCell 2143
+ * with 1 cell (134,139 positions) in 1 MB, so that levels merge several runs
+ * against several level files and layers get several pending chunks. */
+static void test_disk_runs(void)
+{
+    char dir[] = "/tmp/bakers-disk-runs-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    bk_rules r;
+    bk_placed pl;
+    bk_portfolio p;
+    bk_budget b;
+    ready_deal(FREECELL, 1, 2143, &r, &pl, &p);
+    bk_rules_exhaustive(&r);
+    bk_cmove *line = NULL;
+    size_t n = 0, peak = 0;
+    bk_budget_start(&b, -1, 0, 0);
+    CHECK(bk_exhaust(&r, &p.weights, &b, pl.key, &line, &n, &peak) == BK_EXHAUSTED);
+    long long whole = b.states;
+    CHECK(whole == 134139);
+    bk_disk opt = {dir, -1, 0, NULL, NULL};
+    long long disk_peak = 0;
+    size_t mem = 0;
+    bk_budget_start(&b, -1, 0, 1);
+    CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
+          BK_EXHAUSTED);
+    CHECK(b.states == whole && mem <= 1 << 20);
+    clear_dir(dir);
+    CHECK(rmdir(dir) == 0);
+}
+
 static void test_disk(void)
 {
     char dir[] = "/tmp/bakers-disk-test-XXXXXX";
@@ -658,6 +688,7 @@ int main(void)
     test_restarts();
     test_record_sort();
     test_disk();
+    test_disk_runs();
     test_interrupt();
     test_lines();
     test_short_and_exhaust();
