@@ -22,11 +22,13 @@ Prints a table and the same as Markdown for docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 
@@ -43,29 +45,39 @@ def cpu_self() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def cpu_children() -> float:
-    r = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return r.ru_utime + r.ru_stime
-
-
-def fcs_proof(deal: int, cells: int, timeout: float) -> tuple[str, int, float, float]:
-    """fc-solve's verdict, states checked, wall and CPU seconds."""
+def fcs_proof(deal: int, cells: int, timeout: float) -> tuple[str, int, float, float, int]:
+    """fc-solve's verdict, states checked, wall and CPU seconds, and its
+    largest resident memory in bytes."""
     board = subprocess.run([BOARD_MAKER, "-t", str(deal)], check=True, capture_output=True,
                            text=True).stdout
-    before, start = cpu_children(), time.perf_counter()
-    try:
-        out = subprocess.run([FCS, "--freecells-num", str(cells), "-l", "cn"], input=board,
-                             capture_output=True, text=True, timeout=timeout).stdout
-    except subprocess.TimeoutExpired:
-        return "timeout", 0, timeout, cpu_children() - before
-    wall, cpu = time.perf_counter() - start, cpu_children() - before
-    verdict = ("impossible" if "could not solve" in out
-               else "winnable" if "This game is solveable" in out else "unknown")
+    with tempfile.TemporaryFile("w+") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen([FCS, "--freecells-num", str(cells), "-l", "cn"],
+                                stdin=subprocess.PIPE, stdout=out, stderr=subprocess.DEVNULL,
+                                text=True)
+        assert proc.stdin is not None
+        proc.stdin.write(board)
+        proc.stdin.close()
+        timer = threading.Timer(timeout, proc.kill)
+        timer.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - start
+        out.seek(0)
+        text = out.read()
+    cpu, rss = usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+    if proc.returncode < 0:
+        verdict = ("timeout" if wall >= timeout
+                   else f"killed by signal {-proc.returncode}")
+    else:
+        verdict = ("impossible" if "could not solve" in text
+                   else "winnable" if "This game is solveable" in text else "unknown")
     checked = 0
-    for line in out.splitlines():
+    for line in text.splitlines():
         if line.startswith("Total number of states checked is"):
             checked = int(line.rsplit(" ", 1)[1].rstrip("."))
-    return verdict, checked, wall, cpu
+    return verdict, checked, wall, cpu, rss
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,19 +113,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         f = fcs_proof(deal, args.cells, args.fcs_timeout) if fcs else None
         rows.append((deal, mem.verdict, mem.states, c_mem, mem.peak_bytes, c_disk,
                      done.disk_peak, f))
+        peer = (f"; fc-solve {f[0]}, {f[1]:,} states, {f[3]:.2f} s CPU ({f[2]:.2f} s wall), "
+                f"{f[4] / 2**20:,.0f} MB" if f else "")
         print(f"deal {deal}: {mem.verdict}, {mem.states:,} positions; memory {c_mem:.2f} s "
               f"CPU, {mem.peak_bytes / 2**20:,.0f} MB; disk {c_disk:.2f} s CPU, "
               f"{done.disk_peak / 2**20:,.1f} MB ({done.disk_peak / mem.states:.2f} bytes a "
-              f"position)" + (f"; fc-solve {f[0]}, {f[1]:,} states, {f[3]:.2f} s CPU "
-                              f"({f[2]:.2f} s wall)" if f else ""), flush=True)
+              f"position){peer}", flush=True)
     print()
     print(f"| FreeCell, {args.cells} cell{'s' if args.cells != 1 else ''} | verdict | positions "
           f"| in memory: CPU | memory | on disk ({args.memory_mb} MB): CPU | disk "
-          f"| bytes a position | fc-solve -l cn: CPU | states checked | fc-solve / bakers "
-          f"in memory |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          f"| bytes a position | fc-solve -l cn: CPU | its memory | states checked "
+          f"| fc-solve / bakers in memory (CPU) |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for deal, verdict, states, c_mem, peak, c_disk, disk_peak, f in rows:
-        tail = (f"{f[3]:.2f} s ({f[0]}) | {f[1]:,} | {f[3] / c_mem:.1f}" if f else "– | – | –")
+        tail = (f"{f[3]:.2f} s ({f[0]}) | {f[4] / 2**20:,.0f} MB | {f[1]:,} | "
+                f"{f[3] / c_mem:.1f}" if f else "– | – | – | –")
         print(f"| {deal} | {verdict} | {states:,} | {c_mem:.2f} s | {peak / 2**20:,.0f} MB "
               f"| {c_disk:.2f} s | {disk_peak / 2**20:,.1f} MB | {disk_peak / states:.2f} "
               f"| {tail} |")
