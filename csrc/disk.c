@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1051,6 +1052,13 @@ int bk_exhaust_disk(const Rules *r, const Weights *w, Budget *b, const uint8_t *
         if (!b->limit)
             b->limit = LIM_MEMORY;
         goto done;
+    }
+    /* a level is merged against every level of its layer at once, each an
+     * open file: the soft limit on open files raised to the hard one */
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
     }
     int got = load_state(k);
     if (got < 0) {

@@ -287,7 +287,9 @@ typedef struct {
  * BK_EXHAUSTED, BK_LIMIT (BK_LIM_DISK when the disk ran out; the work
  * directory then holds the last checkpoint), BK_ERROR, or -BK_ERR_RESUME,
  * -BK_ERR_IO. *disk_peak: the most bytes the directory held; *mem_peak: the
- * memory the search held (its buffers, allocated once). */
+ * memory the search held (its buffers, allocated once). A level is merged
+ * against all the levels of its layer at once, each an open file: the
+ * process's soft limit on open files is raised to its hard limit. */
 int bk_exhaust_disk(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8_t *root,
                     const bk_disk *opt, bk_cmove **line, size_t *nline, long long *disk_peak,
                     size_t *mem_peak);
