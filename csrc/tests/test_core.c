@@ -523,6 +523,22 @@ static void test_record_sort(void)
         }
 }
 
+/* A deal readied for the exhaustive searches, and the count of positions
+ * the one in memory exhausts. */
+static long long exhausted(int game, int cells, int deal, bk_rules *r, bk_placed *pl,
+                           bk_portfolio *p)
+{
+    ready_deal(game, cells, deal, r, pl, p);
+    bk_rules_exhaustive(r);
+    bk_cmove *line = NULL;
+    size_t n = 0, peak = 0;
+    bk_budget b;
+    bk_budget_start(&b, -1, 0, 0);
+    CHECK(bk_exhaust(r, &p->weights, &b, pl->key, &line, &n, &peak) == BK_EXHAUSTED);
+    free(line);
+    return b.states;
+}
+
 /* The disk search where a level's children outgrow the buffer: FreeCell 2143
  * with 1 cell (134,139 positions) in 1 MB, so that levels merge several runs
  * against several level files and layers get several pending chunks. */
@@ -533,18 +549,13 @@ static void test_disk_runs(void)
     bk_rules r;
     bk_placed pl;
     bk_portfolio p;
-    bk_budget b;
-    ready_deal(FREECELL, 1, 2143, &r, &pl, &p);
-    bk_rules_exhaustive(&r);
-    bk_cmove *line = NULL;
-    size_t n = 0, peak = 0;
-    bk_budget_start(&b, -1, 0, 0);
-    CHECK(bk_exhaust(&r, &p.weights, &b, pl.key, &line, &n, &peak) == BK_EXHAUSTED);
-    long long whole = b.states;
+    long long whole = exhausted(FREECELL, 1, 2143, &r, &pl, &p);
     CHECK(whole == 134139);
     bk_disk opt = {dir, -1, 0, NULL, NULL};
+    bk_cmove *line = NULL;
+    size_t n = 0, mem = 0;
     long long disk_peak = 0;
-    size_t mem = 0;
+    bk_budget b;
     bk_budget_start(&b, -1, 0, 1);
     CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
           BK_EXHAUSTED);
@@ -561,17 +572,13 @@ static void test_disk(void)
     bk_placed pl;
     bk_portfolio p;
     bk_budget b;
-    ready_deal(FREECELL, 4, 11982, &r, &pl, &p);
-    bk_rules_exhaustive(&r);
+    long long whole = exhausted(FREECELL, 4, 11982, &r, &pl, &p);
     bk_cmove *line = NULL;
-    size_t n = 0, peak = 0;
-    bk_budget_start(&b, -1, 0, 0);
-    CHECK(bk_exhaust(&r, &p.weights, &b, pl.key, &line, &n, &peak) == BK_EXHAUSTED);
-    long long whole = b.states;
+    size_t n = 0;
     bk_disk opt = {dir, -1, 0, on_progress, NULL};
     long long disk_peak = 0;
     size_t mem = 0;
-    bk_budget_start(&b, -1, 0, 1); /* 1 MB: several runs a level */
+    bk_budget_start(&b, -1, 0, 1); /* 1 MB */
     CHECK(bk_exhaust_disk(&r, &p.weights, &b, pl.key, &opt, &line, &n, &disk_peak, &mem) ==
           BK_EXHAUSTED);
     CHECK(b.states == whole && disk_peak > 0 && mem <= 1 << 20 && count_progress > 0);
