@@ -260,6 +260,7 @@ typedef struct {
     Child *out;
     int n;
     int need; /* the parent's cards above each foundation's next card */
+    int open_cells; /* rule 9: a card in a cell of the parent has its parent exposed */
 } Gen;
 
 /* A new record's link to its parent and the move that made it. */

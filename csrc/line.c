@@ -110,6 +110,31 @@ static int sim_autoplay(Sim *m)
     return 0;
 }
 
+/* Pruning rule 9's closure, as the search makes it after the safe cards
+ * went home: each card in a cell whose natural parent is a column's exposed
+ * card goes onto it, the highest card first. */
+static int sim_cellclose(Sim *m)
+{
+    if (!m->r->cellclose)
+        return 0;
+    for (int c = 47; c >= 0; c--)
+        for (int i = 0; i < m->ncells; i++) {
+            if (m->cells[i] != c)
+                continue;
+            for (int j = 0; j < m->ncols; j++)
+                if (m->len[j] && m->cols[j][m->len[j] - 1] == c + 4) {
+                    if (pm_push(&m->moves, P_CELL + i, j, 1) < 0) {
+                        m->err = BK_ERR_NOMEM;
+                        return -1;
+                    }
+                    if (sim_single(m, P_CELL + i, j) < 0)
+                        return -1;
+                    break;
+                }
+        }
+    return 0;
+}
+
 /* A run of n cards as single moves: through the free cells, and by parking
  * part of it in an empty column (the standard recursion). */
 static int sim_run(Sim *m, int n, int src, int dst, const int *freec, int nfree, const int *empties,
@@ -166,6 +191,26 @@ static int sim_play(Sim *m, int card, int count, int dest)
             if (m->len[j] && m->cols[j][m->len[j] - 1] == dest)
                 dst = j;
     }
+    if (count > 1 && dest == -2 && src >= 0 && src < P_CELL && m->r->cellclose) {
+        /* rule 9's macro: a built run into cells, a card at a time */
+        for (int t = 0; t < count; t++) {
+            dst = -1;
+            for (int i = 0; i < m->ncells && dst < 0; i++)
+                if (m->cells[i] < 0)
+                    dst = P_CELL + i;
+            if (dst < 0) {
+                m->err = BK_ERR_LINE;
+                return -1;
+            }
+            if (pm_push(&m->moves, src, dst, 1) < 0) {
+                m->err = BK_ERR_NOMEM;
+                return -1;
+            }
+            if (sim_single(m, src, dst) < 0)
+                return -1;
+        }
+        return 0;
+    }
     if (src < 0 || dst < 0 || (count > 1 && (src >= P_CELL || dst >= P_CELL))) {
         m->err = BK_ERR_LINE;
         return -1;
@@ -208,7 +253,8 @@ static int sim_line(Sim *m, const Rules *r, const Placed *pl, const CMove *line,
             m->err = BK_ERR_MOVE;
             return -1;
         }
-        if (sim_play(m, mv->card, mv->count, mv->dest) < 0 || sim_autoplay(m) < 0)
+        if (sim_play(m, mv->card, mv->count, mv->dest) < 0 || sim_autoplay(m) < 0 ||
+            sim_cellclose(m) < 0)
             return -1;
     }
     return 0;

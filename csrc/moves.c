@@ -51,12 +51,102 @@ static int close_h(const Rules *r, const Weights *w, uint8_t *k, int *fnd, const
     return fnd[0] + fnd[1] + fnd[2] + fnd[3];
 }
 
+/* Pruning rule 9 (Baker's Game): every card in a cell whose natural parent
+ * (its suit's next higher card) lies exposed in a column goes onto it. Cards
+ * are taken from the highest down, so a card put on its parent is there for
+ * its own child in the same pass. The heuristic follows (``h``, ``hash``):
+ * the card leaves its cell, lies on a card it builds on (blocked if a lower
+ * card of its suit lies beneath it), and adds one card above each
+ * foundation's next card in that column. Returns whether a card moved. */
+static int close_cells(const Weights *w, uint8_t *k, int *h, uint32_t *hash)
+{
+    uint64_t bottoms, cells, home;
+    masks(k, &bottoms, &cells, &home);
+    cells &= (1ULL << 48) - 1; /* a king has no parent */
+    int moved = 0;
+    while (cells) {
+        int c = 63 - __builtin_clzll(cells);
+        cells &= ~(1ULL << c);
+        int p = c + 4;
+        if (k[p] > BOTTOM || lying_on(k, p))
+            continue;
+        int blocked = 0, next = 0;
+        for (int x = p, n = 0; x < NCARDS && n < NCARDS; x = k[x], n++) {
+            blocked |= (x & 3) == (c & 3) && x < c;
+            next += x < 4 || k[x - 4] == HOME;
+        }
+        *h += -w->cell + blocked * w->blocked + next * w->need;
+        *hash ^= zobrist[c][CELL] ^ zobrist[c][p];
+        k[c] = (uint8_t)p;
+        moved = 1;
+    }
+    return moved;
+}
+
+static int emit_raw(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
+                    const uint8_t *run, int j, int i, int keep);
+
 /* Make the child: ``card`` moved (with ``count`` - 1 cards on it, the run
  * ``run``) so that it lies on ``below`` (a card of column ``j``, BOTTOM, CELL
  * or HOME). ``uncovered`` is the card the move exposes (NONE: none); ``h`` is
- * the child's heuristic before the closure, which the closure updates. */
-static void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
-                 const uint8_t *run, int j, int i, int keep)
+ * the child's heuristic before the closure, which the closure updates; where
+ * rule 9's closure moves a card, the heuristic is counted afresh. */
+static inline void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
+                        const uint8_t *run, int j, int i, int keep)
+{
+    int autoplayed = emit_raw(g, card, count, dest, below, uncovered, h, run, j, i, keep);
+    if (!g->r->cellclose)
+        return;
+    Child *ch = &g->out[g->n - 1];
+    if (ch->win)
+        return;
+    /* Where no card in the parent's cells has its parent exposed, only a
+     * card the move exposes can be one's parent: the card it uncovered, or
+     * the card it took from a cell (a run keeps its top card exposed, and a
+     * card goes into a cell only where its parent is not exposed), unless
+     * cards went home and uncovered more. */
+    if (!g->open_cells && !autoplayed) {
+        int hit = uncovered != NONE && uncovered >= 4 && ch->key[uncovered - 4] == CELL;
+        hit |= g->pk[card] == CELL && card >= 4 && ch->key[card - 4] == CELL;
+        if (!hit)
+            return;
+    }
+    close_cells(g->w, ch->key, &ch->h, &ch->hash);
+}
+
+/* Rule 9's macro move: the whole built run on top of column ``i`` (``R``
+ * cards, R >= 2) into free cells, one by one (a single one of them would
+ * only come back by the closure). */
+static void emit_run_to_cells(Gen *g, int i, int R)
+{
+    const Pos *p = g->p;
+    const int L = p->len[i];
+    const uint8_t *a = p->cards[i];
+    Child *ch = &g->out[g->n++];
+    memcpy(ch->key, g->pk, NCARDS);
+    for (int t = L - R; t < L; t++)
+        ch->key[a[t]] = CELL;
+    ch->card = a[L - R];
+    ch->count = (uint8_t)R;
+    ch->dest = D_CELL;
+    ch->win = 0;
+    int fnd[4];
+    memcpy(fnd, p->fnd, sizeof fnd);
+    if (close_key(g->r, ch->key, fnd) == NCARDS) {
+        ch->win = 1;
+        ch->h = 0;
+    } else {
+        ch->h = key_h(g->r, g->w, ch->key);
+        uint32_t unused = 0;
+        close_cells(g->w, ch->key, &ch->h, &unused);
+    }
+    ch->hash = hash_key(ch->key);
+}
+
+/* emit() before rule 9's closure; returns whether the safe-autoplay
+ * closure sent cards home beyond the move itself. */
+static int emit_raw(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
+                    const uint8_t *run, int j, int i, int keep)
 {
     Child *ch = &g->out[g->n++];
     const Pos *p = g->p;
@@ -90,7 +180,8 @@ static void emit(Gen *g, int card, int count, int dest, int below, int uncovered
     if (below == HOME)
         fnd[card & 3]++;
     else if (uncovered == NONE || !ready(fnd, uncovered) || !is_safe(g->r, fnd, uncovered))
-        return;
+        return 0;
+    int before = fnd[0] + fnd[1] + fnd[2] + fnd[3];
     uint8_t contrib[NCARDS];
     memcpy(contrib, g->p->contrib, NCARDS);
     if (below < NCARDS) {
@@ -100,12 +191,14 @@ static void emit(Gen *g, int card, int count, int dest, int below, int uncovered
         for (int t = 0; t < count; t++)
             contrib[run[t]] = 0;
     }
-    if (close_h(g->r, g->w, ch->key, fnd, contrib, &ch->h, &ch->hash) == NCARDS) {
+    int after = close_h(g->r, g->w, ch->key, fnd, contrib, &ch->h, &ch->hash);
+    if (after == NCARDS) {
         ch->win = 1;
         ch->h = 0;
     } else if (g->w->need) {
         ch->h += g->w->need * (key_need(ch->key, fnd) - need); /* the next cards changed */
     }
+    return after > before;
 }
 
 /* The blocked weight the cards a[from..from+n) add when laid on column j. */
@@ -229,7 +322,10 @@ static int alive_as_parent(const Rules *r, const Pos *p, const Child *ch)
 BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
                     const Pos *p, int hp, Child *out)
 {
-    Gen g = {r, w, pk, p, hp, phash, out, 0, w->need ? pos_need(p) : 0};
+    Gen g = {r, w, pk, p, hp, phash, out, 0, w->need ? pos_need(p) : 0, 0};
+    if (r->cellclose)
+        for (int ci = 0; ci < p->ncells; ci++)
+            g.open_cells |= p->cells[ci] < 48 && p->topcol[p->cells[ci] + 4] >= 0;
     int nfree = r->ncells - p->ncells;
     int ne = p->nempty;
     int cap_occ = 1, cap_emp = 1;
@@ -265,8 +361,14 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
                 emit(&g, x, k, par, par, u, h, a + keep, j, i, keep);
             }
         }
-        /* the exposed card into a free cell (one cell stands for all) */
-        if (nfree) {
+        /* the exposed card into a free cell (one cell stands for all); under
+         * rule 9 not where its natural parent is exposed, beneath it (the
+         * closure would put it back) or elsewhere (the closure would make it
+         * the move onto that card), and a built run goes into cells whole */
+        if (r->cellclose && run >= 2) {
+            if (nfree >= run)
+                emit_run_to_cells(&g, i, run);
+        } else if (nfree && !(r->cellclose && top < 48 && p->topcol[top + 4] >= 0)) {
             int u = L > 1 ? a[L - 2] : NONE;
             emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + dtop, a + L - 1, -1, i, L - 1);
         }

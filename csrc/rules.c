@@ -30,6 +30,9 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
     r->always_safe = build == BUILD_SAME;
     r->horne = build == BUILD_ALT; /* pruning rule 6 (see exhaustive_rules) */
     r->dead = build == BUILD_ANY && !ncells && !can_fill && !supermoves; /* pruning rule 7 */
+    /* pruning rule 9: every card safe (so none is left ready), single moves
+     * and run moves of every length, emptied columns refilled */
+    r->cellclose = build == BUILD_SAME && ncells > 0 && can_fill && supermoves;
     for (int c = 0; c < NCARDS; c++)
         for (int p = 0; p < NCARDS; p++)
             if (builds_card(build, c, p)) {

@@ -128,7 +128,10 @@ static void keep_line(Store *best, Store *work, int found, uint32_t at, uint32_t
 int bk_short(const Rules *rp, const Weights *wp, Budget *b, const uint8_t *root_in, int ub,
              const int *widths, int nw, double prove_share, bk_short_result *out)
 {
-    const Rules r = *rp;
+    /* without pruning rule 9: its closure's moves are player moves that the
+     * bound and the count of moves here would not see */
+    Rules r = *rp;
+    r.cellclose = 0;
     const Weights w = *wp;
     uint8_t root[NCARDS];
     memcpy(root, root_in, NCARDS);

@@ -79,7 +79,7 @@ def test_move_generator_matches_the_rules_engine(game: str, cells_options: tuple
 
 
 def python_children(board: Board, exhaustive: bool = False) -> set[bytes]:
-    rules = Rules(board.game, tables(board.game.build), exhaustive=exhaustive)
+    rules = Rules(board.game, tables(board.game.build), exhaustive=exhaustive, cellclose=True)
     pos = board.position
     cols = [bytes(c.index for c in col) for col in pos.columns]
     cells = bytes(c.index for c in pos.cells if c is not None)

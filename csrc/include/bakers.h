@@ -71,6 +71,7 @@ typedef struct {
 typedef struct {
     int ncols, ncells, build, can_fill, supermoves, always_safe, horne;
     int dead; /* children no card of which can ever go home are dropped (pruning rule 7) */
+    int cellclose; /* a cell's card goes onto its exposed natural parent (pruning rule 9) */
     uint8_t builds[BK_NCARDS][BK_NCARDS]; /* builds[c][p]: c may lie on p */
     uint8_t parents[BK_NCARDS][4];
     uint8_t nparents[BK_NCARDS];

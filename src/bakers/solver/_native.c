@@ -703,22 +703,27 @@ static PyObject *py_portfolio(PyObject *self, PyObject *args)
 /* --- lines ------------------------------------------------------------------- */
 
 /* The arguments of play_line, check_line and legal_moves: the position in the
- * board's own order and the rules, then ``line`` and ``exhaustive``. */
+ * board's own order and the rules, then ``line``, ``exhaustive`` (a line of
+ * the exhaustive search) and ``short`` (a line of the short search, which
+ * makes no closure of pruning rule 9). */
 static int placed_args(PyObject *args, bk_rules *r, bk_placed *pl, PyObject **line)
 {
     PyObject *columns, *cells;
-    int ncells, build, can_fill, supermoves, exhaustive = 0;
-    if (!PyArg_ParseTuple(args, line ? "OSiiiiO|p" : "OSiiii", &columns, &cells, &ncells, &build,
-                          &can_fill, &supermoves, line ? line : &columns, &exhaustive) ||
+    int ncells, build, can_fill, supermoves, exhaustive = 0, short_line = 0;
+    if (!PyArg_ParseTuple(args, line ? "OSiiiiO|pp" : "OSiiii", &columns, &cells, &ncells, &build,
+                          &can_fill, &supermoves, line ? line : &columns, &exhaustive,
+                          &short_line) ||
         get_position(columns, cells, ncells, build, can_fill, supermoves, r, pl->key, pl) < 0)
         return -1;
     if (exhaustive)
         bk_rules_exhaustive(r);
+    if (short_line)
+        r->cellclose = 0;
     return 0;
 }
 
 /* play_line(columns, cells_by_place, ncells, build, can_fill, supermoves, line
- *           [, exhaustive]) -> (moves, singles): the line [(card, count, dest)]
+ *           [, exhaustive[, short]]) -> (moves, singles): the line [(card, count, dest)]
  * played on the board's places (columns 0..12, cells 100 + i, foundation
  * 200) with the safe foundation moves after each move. */
 static PyObject *py_play_line(PyObject *self, PyObject *args)

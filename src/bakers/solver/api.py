@@ -443,6 +443,7 @@ class _Found:
     make_line: Callable[[], tuple[tuple[Move, ...], tuple[Move, ...]]] | None = None
     card_line: CardLine | None = None
     exhaustive_line: bool = False
+    short_line: bool = False
     optimal: bool = False
     lower_bound: int | None = None
     disk_bytes: int = 0
@@ -507,10 +508,11 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
             optimal, lower_bound = short.optimal, short.lower_bound
     # a line of the exhaustive search is played by its own rules
     exhaustive_line = req.search == "exhaustive" and card_line is found.line
+    short_line = card_line is not found.line
     return _Found(Verdict.WINNABLE, states,
                   make_line=functools.partial(play_line, board, card_line,
-                                              exhaustive=exhaustive_line),
-                  card_line=card_line, exhaustive_line=exhaustive_line,
+                                              exhaustive=exhaustive_line, short=short_line),
+                  card_line=card_line, exhaustive_line=exhaustive_line, short_line=short_line,
                   optimal=optimal, lower_bound=lower_bound, disk_bytes=found.disk_bytes)
 
 
@@ -542,7 +544,8 @@ def _checked_win(board: Board, req: SolveRequest, found: _Found, start: float) -
         if req.check == "core":
             assert found.card_line is not None
             placed, placed_singles = play_line_places(board, found.card_line,
-                                                      exhaustive=found.exhaustive_line)
+                                                      exhaustive=found.exhaustive_line,
+                                                      short=found.short_line)
             ok = check_line(board, placed_singles)
             moves, singles = as_moves(placed), as_moves(placed_singles)
         else:

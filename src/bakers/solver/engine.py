@@ -172,7 +172,7 @@ class Rules:
     """A game's policies compiled into tables, plus per-column caches."""
 
     def __init__(self, game: Game, tabs: Tables, weights: Weights | None = None, *,
-                 exhaustive: bool = False) -> None:
+                 exhaustive: bool = False, cellclose: bool = False) -> None:
         self.game = game
         self.ncols = game.columns
         self.ncells = game.cells
@@ -194,6 +194,12 @@ class Rules:
         self.dead_holds = (game.build is Build.ANY_SUIT and not self.ncells
                            and not self.can_fill and not self.supermoves)
         self.dead_rule = exhaustive and self.dead_holds
+        # pruning rule 9 (the core's cellclose) where it holds (Baker's Game
+        # with cells): only as the reference for the core's searches, which
+        # all use it; this engine's portfolio and its lines do without it
+        self.cellclose_holds = (self.always_safe and self.ncells > 0 and self.can_fill
+                                and self.supermoves)
+        self.cellclose = cellclose and self.cellclose_holds
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
         self.run = _Cache(self._run_length)
@@ -202,7 +208,7 @@ class Rules:
 
     def reweighted(self, weights: Weights) -> Rules:
         return Rules(self.game, (self.parents, self.children), weights,
-                     exhaustive=self.exhaustive)
+                     exhaustive=self.exhaustive, cellclose=self.cellclose)
 
     # --- per-column values ---------------------------------------------------
 
@@ -427,8 +433,32 @@ class Rules:
 
     def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
               ) -> tuple[bytes, list[bytes]]:
-        """Send safe cards home until none is left: ``fnd`` and ``cols`` are
-        changed in place; the new cells are returned with the columns."""
+        """Send safe cards home until none is left, then (pruning rule 9,
+        with ``cellclose``) put each card in a cell whose natural parent is a
+        column's exposed card onto it, the highest card first: ``fnd`` and
+        ``cols`` are changed in place; the new cells are returned with the
+        columns."""
+        cells, cols = self._close_home(fnd, cells, cols)
+        if self.cellclose and cells:
+            cells = self._close_cells(cells, cols)
+        return cells, cols
+
+    @staticmethod
+    def _close_cells(cells: bytes, cols: list[bytes]) -> bytes:
+        """Rule 9's closure alone: ``cols`` changed in place, the cells
+        left returned."""
+        tops = {col[-1]: i for i, col in enumerate(cols) if col}
+        for c in sorted(cells, reverse=True):
+            j = tops.get(c + 4) if c < 48 else None
+            if j is not None:
+                cols[j] += _B1[c]
+                del tops[c + 4]
+                tops[c] = j
+                cells = cells.replace(_B1[c], b"")
+        return cells
+
+    def _close_home(self, fnd: bytearray, cells: bytes, cols: list[bytes]
+                    ) -> tuple[bytes, list[bytes]]:
         for col in cols:
             if col and fnd[col[-1] & 3] == col[-1] >> 2:
                 break
@@ -496,8 +526,17 @@ class Rules:
         fill = ne > 0 and self.can_fill
         out: list[tuple[bytes, CardMove]] = []
 
-        def child(f: bytes, cl: bytes, lst: list[bytes], move: CardMove) -> None:
-            out.append((self.close_key(f, cl, lst), move))
+        def child(f: bytes, cl: bytes, lst: list[bytes], move: CardMove, u: int = -1) -> None:
+            # under rule 9, as the core makes a child: safe cards go home when
+            # the move sends one home, makes runs into cells or uncovers a
+            # ready card ``u``; the cells' closure always
+            if (self.cellclose and move[2] != TO_FOUNDATION
+                    and not (move[2] == TO_CELL and move[1] > 1)
+                    and not (u >= 0 and f[u & 3] == u >> 2)):
+                cl = self._close_cells(cl, lst)
+                out.append((self.make_key(f, cl, lst), move))
+            else:
+                out.append((self.close_key(f, cl, lst), move))
 
         for i, col in enumerate(cols):
             if not col:
@@ -512,18 +551,25 @@ class Rules:
                         lst = list(cols)
                         lst[i] = col[:-k]
                         lst[j] = cols[j] + col[-k:]
-                        child(fnd, cells, lst, (x, k, p))
-            if nfree:
+                        child(fnd, cells, lst, (x, k, p), col[-k - 1] if len(col) > k else -1)
+            if self.cellclose and run >= 2:
+                # rule 9: a built run goes into cells whole (a card of it
+                # alone would come back by the closure)
+                if nfree >= run:
+                    lst = list(cols)
+                    lst[i] = col[:-run]
+                    child(fnd, cells + col[-run:], lst, (col[-run], run, TO_CELL))
+            elif nfree and not (self.cellclose and c < 48 and c + 4 in tops):
                 lst = list(cols)
                 lst[i] = col[:-1]
-                child(fnd, cells + _B1[c], lst, (c, 1, TO_CELL))
+                child(fnd, cells + _B1[c], lst, (c, 1, TO_CELL), col[-2] if len(col) > 1 else -1)
             if fill:
                 for k in range(1, min(run, cap_emp, len(col) - 1) + 1):
                     lst = list(cols)
                     lst[i] = col[:-k]
                     lst[0] = col[-k:]
-                    child(fnd, cells, lst, (col[-k], k, TO_EMPTY))
-            if fnd[c & 3] == c >> 2:
+                    child(fnd, cells, lst, (col[-k], k, TO_EMPTY), col[-k - 1])
+            if fnd[c & 3] == c >> 2 and not self.cellclose:  # rule 9: all safe, made already
                 f2 = bytearray(fnd)
                 f2[c & 3] += 1
                 lst = list(cols)
@@ -541,7 +587,7 @@ class Rules:
                 lst = list(cols)
                 lst[0] = _B1[c]
                 child(fnd, rest, lst, (c, 1, TO_EMPTY))
-            if fnd[c & 3] == c >> 2:
+            if fnd[c & 3] == c >> 2 and not self.cellclose:
                 f2 = bytearray(fnd)
                 f2[c & 3] += 1
                 child(bytes(f2), rest, list(cols), (c, 1, TO_FOUNDATION))
@@ -724,6 +770,19 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
                     add((ck, cost(ck)))
         return out
 
+    if rules.cellclose:
+        successors = rules.successors
+
+        def expand_closed(key: bytes, hp: int) -> list[tuple[bytes, int]]:
+            """The reference for pruning rule 9: every successor, closed."""
+            out: list[tuple[bytes, int]] = []
+            for ck, _move in successors(key):
+                if ck not in seen:
+                    seen[ck] = key
+                    out.append((ck, cost(ck)))
+            return out
+
+        return expand_closed
     if not rules.dead_rule:
         return expand
     dead = rules.dead

@@ -557,14 +557,14 @@ def _cells_by_place(board: Board) -> bytes:
     return bytes(255 if c is None else c.index for c in board.position.cells)
 
 
-def play_line_places(board: Board, line: CardLine, *, exhaustive: bool = False
-                     ) -> tuple[Placed, Placed]:
+def play_line_places(board: Board, line: CardLine, *, exhaustive: bool = False,
+                     short: bool = False) -> tuple[Placed, Placed]:
     """:func:`play_line` as ``(source, destination, count)`` place codes."""
     if _core is None:
         raise RuntimeError("the native solver core is not available")
     cols, _ = position_args(board)
     moves, singles = _core.play_line(cols, _cells_by_place(board), *_rules_args(board.game),
-                                     line, exhaustive)
+                                     line, exhaustive, short)
     return moves, singles
 
 
@@ -586,15 +586,17 @@ def as_moves(placed: Placed) -> tuple[Move, ...]:
         return tuple([_MOVES[m] if m in _MOVES else _move(*m) for m in placed])
 
 
-def play_line(board: Board, line: CardLine, *, exhaustive: bool = False
+def play_line(board: Board, line: CardLine, *, exhaustive: bool = False, short: bool = False
               ) -> tuple[tuple[Move, ...], tuple[Move, ...]]:
     """The core's line played from ``board``'s position in its own column and
     cell order, the safe foundation moves after each move included (those of
     the exhaustive search's rules for one of its lines: in Baker's Dozen it
-    sends more cards home, pruning rule 6): the moves (runs moved at once)
-    and the same line card by card. Nothing here is believed yet: the caller
-    replays it through the rules engine."""
-    moves, singles = play_line_places(board, line, exhaustive=exhaustive)
+    sends more cards home, pruning rule 6), and in Baker's Game the closure
+    of pruning rule 9 (cards in cells onto their exposed natural parents;
+    not for a line of the short search, ``short``, which makes none): the
+    moves (runs moved at once) and the same line card by card. Nothing here
+    is believed yet: the caller replays it through the rules engine."""
+    moves, singles = play_line_places(board, line, exhaustive=exhaustive, short=short)
     return as_moves(moves), as_moves(singles)
 
 
