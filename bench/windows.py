@@ -1,9 +1,11 @@
 """Every window of consecutive deals: bakers' survey against fc-solve's range solver.
 
     python bench/windows.py --from 1 --to 60000 --window 12000
+    python bench/windows.py --game bakers_game --from 1 --to 32000 --window 8000
 
-Runs ``bakers survey --workers 1`` and ``freecell-solver-range-parallel-solve
--l lg`` once each over the whole span (FreeCell, 4 cells), takes each
+Runs ``bakers survey --workers 1`` and ``freecell-solver-range-parallel-solve``
+(``-l lg`` for FreeCell, ``-g bakers_game -l cn`` for Baker's Game) once each
+over the whole span (4 cells), takes each
 program's time on every deal (bakers' CSV; fc-solve's stamps between boards),
 and estimates what each program would take on every window of ``--window``
 consecutive deals inside the span: the window's deal times, plus for bakers
@@ -27,18 +29,18 @@ from collections.abc import Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from solver import bakers_survey, compile_package, fcs_range, repeated
+from solver import FCS_ARGS, bakers_survey, compile_package, fcs_range, repeated
 
 from bakers.solver import native
 
 
-def startup() -> float:
+def startup(game: str) -> float:
     """The wall of a one-deal survey: bakers' start-up and exit."""
     best = float("inf")
     for _ in range(3):
         with tempfile.TemporaryDirectory() as tmp:
             start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "bakers", "survey", "freecell", "1", "1",
+            subprocess.run([sys.executable, "-m", "bakers", "survey", game, "1", "1",
                             "--workers", "1", "--out", os.path.join(tmp, "s.csv"),
                             "--no-progress"], check=True, capture_output=True)
             best = min(best, time.perf_counter() - start)
@@ -47,6 +49,7 @@ def startup() -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", choices=sorted(FCS_ARGS), default="freecell")
     ap.add_argument("--from", dest="first", type=int, default=1)
     ap.add_argument("--to", dest="last", type=int, default=60_000)
     ap.add_argument("--window", type=int, default=12_000)
@@ -60,9 +63,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not native.AVAILABLE:
         raise SystemExit(f"the native core is not built: {native.IMPORT_ERROR}")
     compile_package()
-    boot = startup()
-    ours = bakers_survey("freecell", args.first, args.last, 4, "native", None, 3_000_000)
-    theirs = fcs_range("freecell", args.first, args.last, 4)
+    game = args.game
+    boot = startup(game)
+    ours = bakers_survey(game, args.first, args.last, 4, "native", None, 3_000_000)
+    theirs = fcs_range(game, args.first, args.last, 4)
     if len(ours.per_deal) != n or len(theirs.per_deal) != n:
         raise SystemExit("a program did not report every deal")
     per_row = max(0.0, ours.wall - boot - sum(ours.per_deal)) / n
@@ -73,9 +77,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         b = po[i + w] - po[i] + boot + per_row * w
         f = pt[i + w] - pt[i]
         est.append((f / b, args.first + i, b, f))
-    print(f"FreeCell, 4 cells, deals {args.first}-{args.last}: bakers {ours.wall:.2f} s "
+    print(f"{game}, 4 cells, deals {args.first}-{args.last}: bakers {ours.wall:.2f} s "
           f"(start-up {boot:.2f} s, {per_row * 1e6:.1f} us a deal outside the core), "
-          f"fc-solve -l lg {theirs.wall:.2f} s; verdicts agree on "
+          f"fc-solve {' '.join(FCS_ARGS[game])} {theirs.wall:.2f} s; verdicts agree on "
           f"{sum(1 for d, v in theirs.verdicts.items() if ours.verdicts.get(d) == v)}/{n}")
     ratios = sorted(e[0] for e in est)
     print(f"{len(est)} windows of {w:,} deals, fc-solve / bakers estimated: "
@@ -89,9 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for first in sorted({args.first, worst[1]}):
             last = first + w - 1
             b, f = repeated([
-                functools.partial(bakers_survey, "freecell", first, last, 4, "native", None,
+                functools.partial(bakers_survey, game, first, last, 4, "native", None,
                                   3_000_000),
-                functools.partial(fcs_range, "freecell", first, last, 4)], args.check)
+                functools.partial(fcs_range, game, first, last, 4)], args.check)
             print(f"deals {first}-{last} run {args.check} times: bakers {b.wall:.2f} s, "
                   f"fc-solve {f.wall:.2f} s, ratio {f.wall / b.wall:.2f} "
                   f"(estimated {est[first - args.first][0]:.2f})")

@@ -830,3 +830,35 @@ def test_a_stage_naming_its_weights_or_size_runs_like_a_portfolio_of_it_alone() 
         run(dataclasses.replace(pf, beams=((300, len(pf.beam_weights)),)))
     with pytest.raises(ValueError, match="out of range"):
         run(dataclasses.replace(pf, beams=((300, -1),)))
+
+
+@pytest.mark.parametrize("cells", [1, 2, 3, 4])
+def test_rule_9_keeps_the_verdicts_of_searches_without_it(cells: int) -> None:
+    """Baker's Game with few cells, where the closure of pruning rule 9 and
+    its runs into cells come up on most lines: the core's portfolio and its
+    exhaustive search (both with rule 9) give the verdict of the Python
+    engine's portfolio (without it) on every deal that engine decides, and
+    every winning line, closure moves and runs into cells included, replays
+    through the rules engine and the core's checker."""
+    runs_into_cells = closures = decided = 0
+    for deal in range(1, 41):
+        board = Board.deal("bakers_game", deal, cells=cells)
+        reference = solve(board, engine="python", max_states=300_000).verdict
+        for search in ("portfolio", "exhaustive"):
+            got = solve(board, engine="native", search=search, max_states=3_000_000)
+            if reference is not Verdict.UNKNOWN:
+                assert got.verdict == reference, (deal, search)
+                decided += 1
+        found = native.search(board, native.Portfolio.for_game(board.game), timeout=None,
+                              max_states=3_000_000, max_memory_mb=None)
+        if found.verdict == "winnable":
+            assert found.line is not None
+            macros = [count for _, count, dest in found.line if dest == -2 and count > 1]
+            runs_into_cells += len(macros)
+            moves, singles = native.play_line_places(board, found.line)
+            assert native.check_line(board, singles), deal
+            made = len(found.line) - len(macros) + sum(macros)  # the line's own player moves
+            closures += sum(1 for _, dst, _ in moves if dst != native.PLACE_FOUNDATION) - made
+    assert decided >= 60
+    if cells >= 3:
+        assert runs_into_cells > 0 and closures > 0

@@ -27,7 +27,7 @@ Verdicts
 Engines
 -------
 Two engines run searches of the same kinds under the same pruning rules
-(save rule 7 in the Python engine's portfolio), each with its own copy of
+(save rules 7 and 9 in the Python engine's portfolio), each with its own copy of
 the rules, both held to the rules engine by
 differential tests (``tests/test_native.py``): ``native`` (the C library in
 ``csrc/`` behind ``_native.c``, the default wherever it was built; see
@@ -236,14 +236,62 @@ search that ends without it proves the position lost.
    position would cost more than it saves. ``engine.Rules.relaxed`` is the
    reference for the core's ``bk_relax`` (the same verdicts and counts).
 
-Each argument above deletes moves from a line and never adds one (rule 6
-turns moves into foundation moves), so every rule also keeps a line of fewest
-*player moves* (moves that do not go to a foundation): the short-line search
-prunes by the same rules.
+9. **In Baker's Game with cells, a card in a cell whose natural parent (its
+   suit's next higher card) is a column's exposed card goes onto it**, after
+   the safe cards went home, the highest card first (the core's
+   ``close_cells``; ``engine.Rules(..., cellclose=True)`` is the reference),
+   and a built run on top of a column goes into the cells *whole*, as one
+   move, where the free cells hold it — never one card of it alone (the
+   closure would put it back), nor a card whose parent is exposed
+   elsewhere (the closure would make that the move onto the parent).
+   *Why:* a card in a cell and the same card on its exposed parent are one
+   move apart both ways (onto the parent frees the cell; back into that
+   cell), so the two positions win or lose together; the search keeps one
+   of each such group, the *closed* position S, and must reach from it, by
+   its own moves, the closed form of every position that any member T of
+   S's group reaches in one move. The members are S with the top part of
+   some columns' built runs in cells, each part leaving at least its run's
+   lowest card behind: in Baker's Game a card builds only on its natural
+   parent, so the card X beneath a part, the parent of the part's lowest
+   card, is exposed in T, and only that card can lie on X. A move of T is
+   (a) a part's card onto its parent: T's own group; (b) a part's card
+   home: it is its run's top card in S (the cards above it are lower cards
+   of its suit, not home), S's own move; (c) a part's card Y into an empty
+   column: the closure brings the cards above Y onto it and the ones below
+   back to their column — S's run move of Y and what lies on it, which S's
+   free cells allow (at least as many as the part); (d) X, or a built run
+   ending in X, onto a parent or into an empty column: S's run move of the
+   same cards with the part on them, within S's capacity ((F + 1)·2^E
+   grows by at least the part's size when F does); X into a cell: T's own
+   group if X lies on its parent, else X is its run's lowest card and this
+   is S's move of the whole run into cells; X home cannot be (a card of its
+   suit below it is in a cell); (e) any other move: S's own move (S has
+   more free cells and the same exposed cards but for X, which only the
+   part's card can take), and it leaves the parts where they are, so its
+   closed form is that of S's child. By induction on the length of a line,
+   every position reachable in the game has its closed form reachable in
+   the search, and a won position is its own closed form: the rule loses
+   no win. Lines carry the closure's moves (``line.c`` plays cells onto
+   parents after the safe foundation moves, and the run into cells card by
+   card), so they are replayed as every line is. Not in FreeCell, where a
+   card has two parents and, with the part in cells, another card of the
+   part's colour can be built on X (T's move, not S's); not in the
+   short-line search, whose bound does not count the closure's moves; and
+   not in the Python engine's portfolio and lines (only as the reference).
+   It halves the positions Baker's Game searches (4 cells, deals
+   1,001–9,000: 16,734,404 → 9,202,892, the same verdicts;
+   ``docs/benchmarks.md``).
 
-What is *not* done: forcing "reversible" moves (a card from a cell back onto a
-column, say) through a closure step looks free but is unsound — it cuts off
-positions that need the reverse move first.
+Each argument for rules 1–8 deletes moves from a line and never adds one
+(rule 6 turns moves into foundation moves), so those rules also keep a line
+of fewest *player moves* (moves that do not go to a foundation): the
+short-line search prunes by them (rule 9 adds moves, so not by it).
+
+Forcing "reversible" moves (a card from a cell back onto a column, say)
+through a closure step is unsound in general — it cuts off positions that
+need the reverse move first; rule 9 is such a closure made sound in Baker's
+Game by moving built runs into cells whole and keeping run moves of every
+length.
 
 Costs and lengths of the Python engine (one core, CPU time)
 ---------------------------------------------------
