@@ -120,27 +120,17 @@ static inline void emit(Gen *g, int card, int count, int dest, int below, int un
 static void emit_run_to_cells(Gen *g, int i, int R)
 {
     const Pos *p = g->p;
-    const int L = p->len[i];
+    const int L = p->len[i], keep = L - R;
     const uint8_t *a = p->cards[i];
-    Child *ch = &g->out[g->n++];
-    memcpy(ch->key, g->pk, NCARDS);
-    for (int t = L - R; t < L; t++)
-        ch->key[a[t]] = CELL;
-    ch->card = a[L - R];
-    ch->count = (uint8_t)R;
-    ch->dest = D_CELL;
-    ch->win = 0;
-    int fnd[4];
-    memcpy(fnd, p->fnd, sizeof fnd);
-    if (close_key(g->r, ch->key, fnd) == NCARDS) {
-        ch->win = 1;
-        ch->h = 0;
-    } else {
-        ch->h = key_h(g->r, g->w, ch->key);
-        uint32_t unused = 0;
-        close_cells(g->w, ch->key, &ch->h, &unused);
-    }
-    ch->hash = hash_key(ch->key);
+    int removed = 0;
+    for (int t = keep; t < L; t++)
+        removed += p->contrib[a[t]];
+    /* as a run move, with every card of the run into a cell (emit_raw) */
+    int h = g->hp + take_off(g->w, p, i, keep, removed) + R * g->w->cell;
+    emit_raw(g, a[keep], R, D_CELL, CELL, keep ? a[keep - 1] : NONE, h, a + keep, -1, i, keep);
+    Child *ch = &g->out[g->n - 1];
+    if (!ch->win)
+        close_cells(g->w, ch->key, &ch->h, &ch->hash);
 }
 
 /* emit() before rule 9's closure; returns whether the safe-autoplay
@@ -170,6 +160,10 @@ static int emit_raw(Gen *g, int card, int count, int dest, int below, int uncove
     memcpy(ch->key, g->pk, NCARDS);
     ch->key[card] = (uint8_t)below;
     ch->hash = g->hash ^ zobrist[card][g->pk[card]] ^ zobrist[card][below];
+    for (int t = 1; below == CELL && t < count; t++) { /* rule 9: a run into cells */
+        ch->hash ^= zobrist[run[t]][run[t - 1]] ^ zobrist[run[t]][CELL];
+        ch->key[run[t]] = CELL;
+    }
     ch->card = (uint8_t)card;
     ch->count = (uint8_t)count;
     ch->dest = (uint8_t)dest;

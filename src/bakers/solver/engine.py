@@ -528,10 +528,9 @@ class Rules:
 
         def child(f: bytes, cl: bytes, lst: list[bytes], move: CardMove, u: int = -1) -> None:
             # under rule 9, as the core makes a child: safe cards go home when
-            # the move sends one home, makes runs into cells or uncovers a
-            # ready card ``u``; the cells' closure always
+            # the move sends one home or uncovers a ready card ``u``; the
+            # cells' closure always
             if (self.cellclose and move[2] != TO_FOUNDATION
-                    and not (move[2] == TO_CELL and move[1] > 1)
                     and not (u >= 0 and f[u & 3] == u >> 2)):
                 cl = self._close_cells(cl, lst)
                 out.append((self.make_key(f, cl, lst), move))
@@ -558,7 +557,8 @@ class Rules:
                 if nfree >= run:
                     lst = list(cols)
                     lst[i] = col[:-run]
-                    child(fnd, cells + col[-run:], lst, (col[-run], run, TO_CELL))
+                    child(fnd, cells + col[-run:], lst, (col[-run], run, TO_CELL),
+                          col[-run - 1] if len(col) > run else -1)
             elif nfree and not (self.cellclose and c < 48 and c + 4 in tops):
                 lst = list(cols)
                 lst[i] = col[:-1]
