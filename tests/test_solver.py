@@ -281,9 +281,9 @@ def test_hint_that_runs_out_of_time_says_unknown() -> None:
 
 
 def test_taking_hints_follows_the_line_already_found() -> None:
-    # deal 48 needs about 10,000 positions: no verdict in a millisecond; once
+    # deal 664 needs about 7,000 positions: no verdict in a millisecond; once
     # a hint has found its line, each hint taken leads to its next move at once
-    board = Board.deal("bakers_game", 48)
+    board = Board.deal("bakers_game", 664)
     assert hint(board.copy(), budget=0.001).verdict is Verdict.UNKNOWN
     first = hint(board, budget=30)
     assert first.verdict is Verdict.WINNABLE and first.move is not None
@@ -298,7 +298,7 @@ def test_taking_hints_follows_the_line_already_found() -> None:
         board.push(result.move)
     assert len(taken) < 200
     # a position reached another way is solved afresh
-    other = Board.deal("bakers_game", 48)
+    other = Board.deal("bakers_game", 664)
     other.push(next(m for m in other.legal_moves if m != first.move))
     assert solver_api._known_line(other) is None
 
