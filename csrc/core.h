@@ -421,6 +421,7 @@ BK_FN int key_h(const Rules *r, const Weights *w, const uint8_t *k);
 
 /* store.c */
 BK_FN uint64_t *slots_alloc(Budget *b, uint64_t n);
+BK_FN void slots_give(Budget *b, uint64_t *t, uint64_t n);
 BK_FN int store_init(Store *s, Budget *b);
 BK_FN void store_free(Store *s);
 BK_FN uint32_t store_find(Store *s, const uint8_t *key, uint32_t h);
@@ -447,7 +448,7 @@ table_grow(Budget *b, uint64_t **slots, uint64_t *mask,
             j = (j + 1) & nmask;
         ns[j] = v;
     }
-    budget_free(b, *slots, (*mask + 1) * sizeof(uint64_t));
+    slots_give(b, *slots, *mask + 1);
     *slots = ns;
     *mask = nmask;
     return 0;

@@ -192,7 +192,7 @@ static void packset_free(PackSet *s)
     for (size_t i = 0; i < s->nchunks; i++)
         budget_free(s->budget, s->chunks[i], ARENA_CHUNK);
     budget_free(s->budget, s->chunks, s->capchunks * sizeof(uint8_t *));
-    budget_free(s->budget, s->slots, (s->mask + 1) * sizeof(uint64_t));
+    slots_give(s->budget, s->slots, s->mask + 1);
     memset(s, 0, sizeof *s);
 }
 

@@ -83,19 +83,23 @@ static int close_cells(const Weights *w, uint8_t *k, int *h, uint32_t *hash)
     return moved;
 }
 
-static int emit_raw(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
-                    const uint8_t *run, int j, int i, int keep);
+static inline __attribute__((always_inline)) int emit_raw(Gen *g, int card, int count, int dest,
+                                                          int below, int uncovered, int h,
+                                                          const uint8_t *run, int j, int i,
+                                                          int keep);
 
 /* Make the child: ``card`` moved (with ``count`` - 1 cards on it, the run
  * ``run``) so that it lies on ``below`` (a card of column ``j``, BOTTOM, CELL
  * or HOME). ``uncovered`` is the card the move exposes (NONE: none); ``h`` is
  * the child's heuristic before the closure, which the closure updates; where
  * rule 9's closure moves a card, the heuristic is counted afresh. */
-static inline void emit(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
-                        const uint8_t *run, int j, int i, int keep)
+static inline __attribute__((always_inline)) void emit(Gen *g, const int cellclose, int card,
+                                                       int count, int dest, int below,
+                                                       int uncovered, int h, const uint8_t *run,
+                                                       int j, int i, int keep)
 {
     int autoplayed = emit_raw(g, card, count, dest, below, uncovered, h, run, j, i, keep);
-    if (!g->r->cellclose)
+    if (!cellclose)
         return;
     Child *ch = &g->out[g->n - 1];
     if (ch->win)
@@ -135,8 +139,10 @@ static void emit_run_to_cells(Gen *g, int i, int R)
 
 /* emit() before rule 9's closure; returns whether the safe-autoplay
  * closure sent cards home beyond the move itself. */
-static int emit_raw(Gen *g, int card, int count, int dest, int below, int uncovered, int h,
-                    const uint8_t *run, int j, int i, int keep)
+static inline __attribute__((always_inline)) int emit_raw(Gen *g, int card, int count, int dest,
+                                                          int below, int uncovered, int h,
+                                                          const uint8_t *run, int j, int i,
+                                                          int keep)
 {
     Child *ch = &g->out[g->n++];
     const Pos *p = g->p;
@@ -312,12 +318,13 @@ static int alive_as_parent(const Rules *r, const Pos *p, const Child *ch)
     return 0;
 }
 
-/* Every child of the position (up to symmetry, minus the pruned moves). */
-BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
-                    const Pos *p, int hp, Child *out)
+/* generate() made for rules with pruning rule 9 (``cc``) or without. */
+static inline __attribute__((always_inline)) int
+generate_as(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash, const Pos *p,
+            int hp, Child *out, const int cc)
 {
     Gen g = {r, w, pk, p, hp, phash, out, 0, w->need ? pos_need(p) : 0, 0};
-    if (r->cellclose)
+    if (cc)
         for (int ci = 0; ci < p->ncells; ci++)
             g.open_cells |= p->cells[ci] < 48 && p->topcol[p->cells[ci] + 4] >= 0;
     int nfree = r->ncells - p->ncells;
@@ -352,19 +359,19 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
                 if (j < 0 || j == i)
                     continue;
                 int h = hp + dsrc + blocked_on(w, p, j, a + keep, k);
-                emit(&g, x, k, par, par, u, h, a + keep, j, i, keep);
+                emit(&g, cc, x, k, par, par, u, h, a + keep, j, i, keep);
             }
         }
         /* the exposed card into a free cell (one cell stands for all); under
          * rule 9 not where its natural parent is exposed, beneath it (the
          * closure would put it back) or elsewhere (the closure would make it
          * the move onto that card), and a built run goes into cells whole */
-        if (r->cellclose && run >= 2) {
+        if (cc && run >= 2) {
             if (nfree >= run)
                 emit_run_to_cells(&g, i, run);
-        } else if (nfree && !(r->cellclose && top < 48 && p->topcol[top + 4] >= 0)) {
+        } else if (nfree && !(cc && top < 48 && p->topcol[top + 4] >= 0)) {
             int u = L > 1 ? a[L - 2] : NONE;
-            emit(&g, top, 1, D_CELL, CELL, u, hp + w->cell + dtop, a + L - 1, -1, i, L - 1);
+            emit(&g, cc, top, 1, D_CELL, CELL, u, hp + w->cell + dtop, a + L - 1, -1, i, L - 1);
         }
         /* cards into an empty column (one stands for all; never a whole
          * column, which gives the same position back: rule 3) */
@@ -379,12 +386,12 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
                 int keep = L - k;
                 taken += p->contrib[a[keep]];
                 int h = hp + take_off(w, p, i, keep, taken) + w->empty;
-                emit(&g, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h, a + keep, -1, i, keep);
+                emit(&g, cc, a[keep], k, D_EMPTY, BOTTOM, a[keep - 1], h, a + keep, -1, i, keep);
             }
         }
         /* the exposed card home: an unsafe move (safe ones are made already) */
         if (!r->always_safe && ready(p->fnd, top))
-            emit(&g, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE,
+            emit(&g, cc, top, 1, D_FOUNDATION, HOME, L > 1 ? a[L - 2] : NONE,
                  hp + dtop - w->home, a + L - 1, -1, i, L - 1);
     }
     for (int ci = 0; ci < p->ncells; ci++) {
@@ -395,13 +402,13 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
             int j = p->topcol[par];
             if (j < 0)
                 continue;
-            emit(&g, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1), &one, j,
+            emit(&g, cc, c, 1, par, par, NONE, hp - w->cell + blocked_on(w, p, j, &one, 1), &one, j,
                  -1, 0);
         }
         if (fill)
-            emit(&g, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty, &one, -1, -1, 0);
+            emit(&g, cc, c, 1, D_EMPTY, BOTTOM, NONE, hp - w->cell + w->empty, &one, -1, -1, 0);
         if (!r->always_safe && ready(p->fnd, c))
-            emit(&g, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1, -1, 0);
+            emit(&g, cc, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1, -1, 0);
     }
     if (r->dead) { /* rule 7: dead children are dropped, the others keep their order */
         int alive = !pos_dead(p), n = 0;
@@ -411,4 +418,12 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
         g.n = n;
     }
     return g.n;
+}
+
+/* Every child of the position (up to symmetry, minus the pruned moves). */
+BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
+                    const Pos *p, int hp, Child *out)
+{
+    return r->cellclose ? generate_as(r, w, pk, phash, p, hp, out, 1)
+                        : generate_as(r, w, pk, phash, p, hp, out, 0);
 }

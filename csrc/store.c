@@ -70,13 +70,61 @@ static void block_give(Budget *b, Rec *blk)
         budget_free(b, blk, BLOCK_SIZE * sizeof(Rec));
 }
 
+/* Tables of slots that finished searches gave back, up to 2^17 slots each,
+ * kept for the next ones like the record blocks: a fresh table costs the
+ * kernel's page faults on every solve (Baker's Game deals 6,435-8,434
+ * stopped after 50 positions took 72 us each, most of it faulting in the
+ * first table). Counted in a budget only while a table holds them. */
+#define SPARE_TABLES 4
+#define SPARE_TABLE_MAX (1u << 17)
+static uint64_t *spare_tables[SPARE_TABLES];
+static uint64_t spare_table_n[SPARE_TABLES];
+static int nspare_tables;
+
 /* A zeroed table of ``n`` 64-bit slots, counted in the budget. */
 BK_FN uint64_t *slots_alloc(Budget *b, uint64_t n)
 {
-    uint64_t *t = budget_alloc(b, n * sizeof(uint64_t));
+    size_t bytes = n * sizeof(uint64_t);
+    uint64_t *t = NULL;
+    if (n <= SPARE_TABLE_MAX && budget_fits(b, b->bytes + bytes)) {
+        pthread_mutex_lock(&spare_lock);
+        for (int i = 0; i < nspare_tables; i++)
+            if (spare_table_n[i] == n) {
+                t = spare_tables[i];
+                spare_tables[i] = spare_tables[--nspare_tables];
+                spare_table_n[i] = spare_table_n[nspare_tables];
+                break;
+            }
+        pthread_mutex_unlock(&spare_lock);
+        if (t)
+            b->bytes += bytes;
+    }
+    if (!t)
+        t = budget_alloc(b, bytes);
     if (t)
-        memset(t, 0, n * sizeof(uint64_t));
+        memset(t, 0, bytes);
     return t;
+}
+
+/* Give back a table of ``n`` slots (kept for the next search when small). */
+BK_FN void slots_give(Budget *b, uint64_t *t, uint64_t n)
+{
+    if (!t)
+        return;
+    int kept = 0;
+    if (n <= SPARE_TABLE_MAX) {
+        pthread_mutex_lock(&spare_lock);
+        if (nspare_tables < SPARE_TABLES) {
+            spare_tables[nspare_tables] = t;
+            spare_table_n[nspare_tables++] = n;
+            kept = 1;
+        }
+        pthread_mutex_unlock(&spare_lock);
+    }
+    if (kept)
+        b->bytes -= n * sizeof(uint64_t);
+    else
+        budget_free(b, t, n * sizeof(uint64_t));
 }
 
 BK_FN int store_init(Store *s, Budget *b) { return TABLE_INIT(s, b, 14); }
@@ -87,7 +135,7 @@ BK_FN void store_free(Store *s)
     for (uint32_t i = 0; i < s->nblocks; i++)
         block_give(b, s->blocks[i]);
     budget_free(b, s->blocks, s->cap_blocks * sizeof(Rec *));
-    budget_free(b, s->slots, (s->mask + 1) * sizeof(uint64_t));
+    slots_give(b, s->slots, s->mask + 1);
     memset(s, 0, sizeof *s);
 }
 
