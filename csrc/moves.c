@@ -91,8 +91,8 @@ static inline __attribute__((always_inline)) int emit_raw(Gen *g, int card, int 
 /* Make the child: ``card`` moved (with ``count`` - 1 cards on it, the run
  * ``run``) so that it lies on ``below`` (a card of column ``j``, BOTTOM, CELL
  * or HOME). ``uncovered`` is the card the move exposes (NONE: none); ``h`` is
- * the child's heuristic before the closure, which the closure updates; where
- * rule 9's closure moves a card, the heuristic is counted afresh. */
+ * the child's heuristic before the closures, which they keep up to date
+ * (the safe foundation moves, then rule 9's where ``cellclose``). */
 static inline __attribute__((always_inline)) void emit(Gen *g, const int cellclose, int card,
                                                        int count, int dest, int below,
                                                        int uncovered, int h, const uint8_t *run,
