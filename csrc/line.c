@@ -110,6 +110,17 @@ static int sim_autoplay(Sim *m)
     return 0;
 }
 
+/* The column whose exposed card is ``card``, or -1. */
+static int sim_top_col(const Sim *m, int card)
+{
+    for (int j = 0; j < m->ncols; j++)
+        if (m->len[j] && m->cols[j][m->len[j] - 1] == card)
+            return j;
+    return -1;
+}
+
+static int sim_play(Sim *m, int card, int count, int dest);
+
 /* Pruning rule 9's closure, as the search makes it after the safe cards
  * went home: each card in a cell whose natural parent is a column's exposed
  * card goes onto it, the highest card first. */
@@ -118,20 +129,9 @@ static int sim_cellclose(Sim *m)
     if (!m->r->cellclose)
         return 0;
     for (int c = 47; c >= 0; c--)
-        for (int i = 0; i < m->ncells; i++) {
-            if (m->cells[i] != c)
-                continue;
-            for (int j = 0; j < m->ncols; j++)
-                if (m->len[j] && m->cols[j][m->len[j] - 1] == c + 4) {
-                    if (pm_push(&m->moves, P_CELL + i, j, 1) < 0) {
-                        m->err = BK_ERR_NOMEM;
-                        return -1;
-                    }
-                    if (sim_single(m, P_CELL + i, j) < 0)
-                        return -1;
-                    break;
-                }
-        }
+        for (int i = 0; i < m->ncells; i++)
+            if (m->cells[i] == c && sim_top_col(m, c + 4) >= 0 && sim_play(m, c, 1, c + 4) < 0)
+                return -1;
     return 0;
 }
 
@@ -187,28 +187,13 @@ static int sim_play(Sim *m, int card, int count, int dest)
             if (!m->len[j] && j != src)
                 dst = j;
     } else {
-        for (int j = 0; j < m->ncols && dst < 0; j++)
-            if (m->len[j] && m->cols[j][m->len[j] - 1] == dest)
-                dst = j;
+        dst = sim_top_col(m, dest);
     }
     if (count > 1 && dest == -2 && src >= 0 && src < P_CELL && m->r->cellclose) {
-        /* rule 9's macro: a built run into cells, a card at a time */
-        for (int t = 0; t < count; t++) {
-            dst = -1;
-            for (int i = 0; i < m->ncells && dst < 0; i++)
-                if (m->cells[i] < 0)
-                    dst = P_CELL + i;
-            if (dst < 0) {
-                m->err = BK_ERR_LINE;
+        /* rule 9's run into cells: its cards one by one, each a move */
+        for (int t = 0; t < count; t++)
+            if (sim_play(m, m->cols[src][m->len[src] - 1], 1, -2) < 0)
                 return -1;
-            }
-            if (pm_push(&m->moves, src, dst, 1) < 0) {
-                m->err = BK_ERR_NOMEM;
-                return -1;
-            }
-            if (sim_single(m, src, dst) < 0)
-                return -1;
-        }
         return 0;
     }
     if (src < 0 || dst < 0 || (count > 1 && (src >= P_CELL || dst >= P_CELL))) {

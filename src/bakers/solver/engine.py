@@ -527,11 +527,11 @@ class Rules:
         out: list[tuple[bytes, CardMove]] = []
 
         def child(f: bytes, cl: bytes, lst: list[bytes], move: CardMove, u: int = -1) -> None:
-            # under rule 9, as the core makes a child: safe cards go home when
-            # the move sends one home or uncovers a ready card ``u``; the
-            # cells' closure always
-            if (self.cellclose and move[2] != TO_FOUNDATION
-                    and not (u >= 0 and f[u & 3] == u >> 2)):
+            # under rule 9 (where no move goes home: every card is safe, so
+            # none is left ready), as the core makes a child: safe cards go
+            # home when the move uncovers a ready card ``u``; the cells'
+            # closure always
+            if self.cellclose and not (u >= 0 and f[u & 3] == u >> 2):
                 cl = self._close_cells(cl, lst)
                 out.append((self.make_key(f, cl, lst), move))
             else:
