@@ -35,6 +35,86 @@ BK_FN int close_key(const Rules *r, uint8_t *k, int *fnd)
     return fnd[0] + fnd[1] + fnd[2] + fnd[3];
 }
 
+/* One column's walk from its bottom card up (decode_as): the cards, the
+ * lowest card of each suit, the built run on top, the heuristic's terms. Two
+ * columns are walked side by side: each card's place is a load that waits
+ * for the one before it, so two independent walks take about the time of
+ * one. */
+typedef struct {
+    int i, n, prev, run, cost, seg, lb;
+    uint8_t *restrict cards;
+    uint8_t *restrict low; /* kept in place: a copy at the end would read as
+                              one word the bytes just stored */
+} Walk;
+
+#define WALK_INLINE static inline __attribute__((always_inline))
+
+WALK_INLINE int walk_start(Pos *restrict p, Walk *x, int i, int c, const uint8_t *above,
+                           const uint8_t *next, const int want_need)
+{
+    x->i = i;
+    x->n = 1;
+    x->cards = p->cards[i];
+    x->low = p->low[i];
+    memset(x->low, 99, 4);
+    /* the bottom card is never blocked nor unbuilt */
+    x->cards[0] = (uint8_t)c;
+    x->low[c & 3] = (uint8_t)c;
+    p->contrib[c] = 0;
+    if (want_need && next[c & 3] == c) {
+        p->needcol[c & 3] = (int8_t)i;
+        p->needpos[c & 3] = 0;
+    }
+    x->prev = c;
+    x->run = 1;
+    x->cost = 0;
+    x->seg = 0; /* the built segment being walked holds a blocked card */
+    x->lb = 0;
+    return above[c];
+}
+
+/* Card c of the walk; the card above it. No card is met twice, in this
+ * column or another: a card's one value in the key names the card beneath
+ * it, so the walks upwards from the bottom cards never join nor cycle (and a
+ * column holds at most NCARDS < MAXLEN cards). */
+WALK_INLINE int walk_step(Pos *restrict p, Walk *x, int c, const uint8_t *above,
+                          const uint8_t *next, const uint8_t (*restrict builds)[NCARDS],
+                          int wb, int wu, int sup, const int want_lb, const int want_need)
+{
+    int s = c & 3;
+    if (want_need && next[s] == c) {
+        p->needcol[s] = (int8_t)x->i;
+        p->needpos[s] = (uint8_t)x->n;
+    }
+    x->cards[x->n++] = (uint8_t)c;
+    int ls = x->low[s];
+    int blocked = ls < c;
+    x->low[s] = (uint8_t)(blocked ? ls : c);
+    int built = builds[c][x->prev];
+    if (want_lb) {
+        if (!(sup && built)) {
+            x->lb += x->seg;
+            x->seg = 0;
+        }
+        x->seg |= blocked;
+    }
+    x->run = x->run * built + 1; /* arithmetic, not a branch on the cards */
+    int add = blocked * wb + (1 - built) * wu;
+    x->cost += add;
+    p->contrib[c] = (uint8_t)add;
+    x->prev = c;
+    return above[c];
+}
+
+WALK_INLINE int walk_end(Pos *restrict p, const Walk *x, int sup)
+{
+    p->tot[x->i] = x->cost;
+    p->len[x->i] = (uint8_t)x->n;
+    p->run[x->i] = (uint8_t)(sup ? x->run : 1);
+    p->topcol[x->cards[x->n - 1]] = (int8_t)x->i;
+    return x->lb + x->seg;
+}
+
 /* decode() made for each use: with the lower bound of the short search or
  * not, with the need term or not (each walk costs less without them). */
 static inline __attribute__((always_inline)) int
@@ -84,59 +164,30 @@ decode_as(const Rules *restrict r, const Weights *restrict w, const uint8_t *res
     int lb = 0;
     const uint8_t(*restrict builds)[NCARDS] = r->builds;
     const int sup = r->supermoves;
-    for (int i = 0; i < nb; i++) {
-        int n = 0;
-        int c = bottoms[i];
-        uint8_t low[4] = {99, 99, 99, 99};
-        int cost = 0;
-        uint8_t *restrict cards = p->cards[i];
-        /* the bottom card is never blocked nor unbuilt */
-        cards[n++] = (uint8_t)c;
-        low[c & 3] = (uint8_t)c;
-        p->contrib[c] = 0;
-        if (want_need && next[c & 3] == c) {
-            p->needcol[c & 3] = (int8_t)i;
-            p->needpos[c & 3] = 0;
+#define STEP(x, c) walk_step(p, &(x), (c), above, next, builds, wb, wu, sup, want_lb, want_need)
+    int i = 0;
+    for (; i + 1 < nb; i += 2) {
+        Walk a, b;
+        int ca = walk_start(p, &a, i, bottoms[i], above, next, want_need);
+        int cb = walk_start(p, &b, i + 1, bottoms[i + 1], above, next, want_need);
+        while (ca != NONE && cb != NONE) {
+            ca = STEP(a, ca);
+            cb = STEP(b, cb);
         }
-        int prev = c;
-        int run = 1;
-        int seg_blocked = 0; /* the built segment being walked holds a blocked card */
-        c = above[c];
-        while (c != NONE) {
-            /* no card is met twice, in this column or another: a card's one
-             * value in the key names the card beneath it, so the walks
-             * upwards from the bottom cards never join nor cycle (and a
-             * column holds at most NCARDS < MAXLEN cards) */
-            int s = c & 3;
-            if (want_need && next[s] == c) {
-                p->needcol[s] = (int8_t)i;
-                p->needpos[s] = (uint8_t)n;
-            }
-            cards[n++] = (uint8_t)c;
-            int blocked = low[s] < c;
-            low[s] = blocked ? low[s] : (uint8_t)c;
-            int built = builds[c][prev];
-            if (want_lb) {
-                if (!(sup && built)) {
-                    lb += seg_blocked;
-                    seg_blocked = 0;
-                }
-                seg_blocked |= blocked;
-            }
-            run = built ? run + 1 : 1;
-            int add = blocked * wb + (!built) * wu;
-            cost += add;
-            p->contrib[c] = (uint8_t)add;
-            prev = c;
-            c = above[c];
-        }
-        lb += seg_blocked;
-        p->tot[i] = cost;
-        p->len[i] = (uint8_t)n;
-        p->run[i] = (uint8_t)(sup ? run : 1);
-        memcpy(p->low[i], low, 4);
-        p->topcol[cards[n - 1]] = (int8_t)i;
+        while (ca != NONE)
+            ca = STEP(a, ca);
+        while (cb != NONE)
+            cb = STEP(b, cb);
+        lb += walk_end(p, &a, sup) + walk_end(p, &b, sup);
     }
+    if (i < nb) {
+        Walk a;
+        int ca = walk_start(p, &a, i, bottoms[i], above, next, want_need);
+        while (ca != NONE)
+            ca = STEP(a, ca);
+        lb += walk_end(p, &a, sup);
+    }
+#undef STEP
     p->ncols = nb;
     p->lb = want_lb ? lb : 0;
     return 0;
