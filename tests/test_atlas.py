@@ -191,6 +191,38 @@ def test_the_retry_pass_may_restart() -> None:
             RunOptions(**bad).request()  # type: ignore[arg-type]
 
 
+def test_the_retry_pass_may_draw_another_seed(tmp_path: Path) -> None:
+    """--retry-seed: the retry pass's restarts draw from another seed, named
+    in the attempt's budget (so that it neither covers nor is covered by the
+    library's seed), and read back from the file as it was written."""
+    from bakers.atlas.run import RunOptions
+
+    if default_engine() != "native":
+        pytest.skip("the native solver core is not built here")
+
+    request = RunOptions(games="bakers_dozen", deals_text="1-2", retry_seed=9,
+                         engine="native").request()
+    assert request.retry_limits is not None and request.retry_limits.seed == 9
+    assert budget_key(request.retry_limits).endswith("seed=9")
+    default = dataclasses.replace(request.retry_limits, seed=None)
+    assert not covers(default, request.retry_limits)
+    assert not covers(request.retry_limits, default)
+    assert covers(request.retry_limits, request.retry_limits)
+    for bad in (dict(games="freecell", retry_seed=2),
+                dict(games="bakers_dozen", retry_seed=2, engine="python"),
+                dict(games="bakers_dozen", retry_seed=-1)):
+        with pytest.raises(AtlasError, match="--retry-seed"):
+            RunOptions(**bad).request()  # type: ignore[arg-type]
+    small_budgets = RunOptions(games="bakers_dozen", deals_text="1-1", max_states=50,
+                               retry_max_states=100, proof_max_states=0, retry_seed=9,
+                               engine="native", fallback_engine="none").request()
+    with open_store(tmp_path / "seeded.sqlite") as store:
+        run_atlas(store, small_budgets, InlineExecutor())
+        known = store.known("bakers_dozen", 1, 1)[1]
+    tried = [limits for limits, _run, _engine in known.unknown[0]]
+    assert sorted((t.max_states, t.seed) for t in tried) == [(50, None), (100, 9)]
+
+
 def test_option_parsing() -> None:
     assert parse_cells("0-2,4") == [0, 1, 2, 4]
     assert parse_cells("3") == [3]

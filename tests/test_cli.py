@@ -346,6 +346,30 @@ def test_solve_restarts() -> None:
         assert bad.exit_code == 2 and "--restarts" in bad.output
 
 
+def test_solve_seed() -> None:
+    """--seed draws the restarts' weights from another seed: the library's
+    is 1, the same seed gives the same count, another seed another search;
+    without restarts in the schedule it is refused."""
+    if not native.AVAILABLE:
+        pytest.skip("the native solver core is not built here")
+
+    def states(*extra: str) -> int:
+        out = json.loads(run("solve", "freecell", "--deal", "2341", "--cells", "1",
+                             "--restarts", "--json", *extra).stdout)
+        assert out["verdict"] == "winnable"
+        return int(out["states"])
+
+    default = states()
+    assert states("--seed", "1") == default
+    assert states("--seed", "3") == states("--seed", "3") != default
+    won = json.loads(run("solve", "bakers_dozen", "--deal", "1", "--seed", "5", "--json").stdout)
+    assert won["verdict"] == "winnable"  # Baker's Dozen's portfolio ends with restarts
+    for extra in ([], ["--engine", "python"], ["--exhaustive"]):
+        bad = run("solve", "freecell", "--deal", "1", "--seed", "2", *extra)
+        assert bad.exit_code == 2 and "seed" in bad.output and "Traceback" not in bad.output
+    assert run("solve", "freecell", "--deal", "1", "--seed", "-1").exit_code == 2
+
+
 # --- one error path --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args", [

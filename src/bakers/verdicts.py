@@ -68,6 +68,7 @@ class Limits:
     short_seconds: float | None = None  # the short-line search's time per deal
     search: str = "portfolio"  # or "exhaustive": see bakers.solver.solve
     max_disk_gb: float | None = None  # an exhaustive search may spill this much to disk
+    seed: int | None = None  # the restarts' seed (None: the library's): see bakers.solver.solve
 
     @classmethod
     def asked(cls, *, timeout: float | None, max_states: int | None,

@@ -444,13 +444,16 @@ def _budget_text(budget: str) -> str:
     'exhaustive search (proof), on disk past 9,000 MB'
     >>> _budget_text("states=30000000 timeout=none memory=4096 search=restarts")
     'portfolio with restarts, 30,000,000 positions'
+    >>> _budget_text("states=30000000 timeout=none memory=4096 search=restarts seed=7")
+    'portfolio with restarts, 30,000,000 positions, seed 7'
     """
     parts = budget_parts(budget)
     if search_of(budget) == "exhaustive":
         where = f", on disk past {int(parts['memory']):,} MB" if "disk" in parts else ""
         return f"exhaustive search (proof){where}"
     kind = "portfolio with restarts" if search_of(budget) == "restarts" else "portfolio"
-    return f"{kind}, {int(parts.get('states', '0')):,} positions"
+    seed = f", seed {parts['seed']}" if "seed" in parts else ""
+    return f"{kind}, {int(parts.get('states', '0')):,} positions{seed}"
 
 
 def fmt_bytes(n: int) -> str:

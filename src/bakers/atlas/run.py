@@ -421,6 +421,7 @@ class RunOptions:
     max_states: int = 1_000_000
     retry_max_states: int = 30_000_000
     retry_search: str = "portfolio"
+    retry_seed: int | None = None
     max_memory: int = 4096
     proof_max_states: int = 2_000_000_000
     proof_memory: int | None = None
@@ -473,8 +474,18 @@ class RunOptions:
             raise AtlasError("--retry-search must be portfolio or restarts")
         if self.retry_search == "restarts" and main_engine != "native":
             raise AtlasError("--retry-search restarts needs the native engine")
+        if self.retry_seed is not None:
+            if main_engine != "native":
+                raise AtlasError("--retry-seed needs the native engine")
+            if not 0 <= self.retry_seed < 1 << 64:
+                raise AtlasError("--retry-seed must be a whole number from 0 to 2**64 - 1")
+            if self.retry_search != "restarts" and set(names) != {"bakers_dozen"}:
+                raise AtlasError("--retry-seed draws the restarts' weights: it goes with "
+                                 "--retry-search restarts (or Baker's Dozen alone, whose "
+                                 "portfolio ends with them)")
         retry = (Limits(timeout=self.timeout, max_states=self.retry_max_states,
-                        max_memory_mb=self.max_memory, search=self.retry_search)
+                        max_memory_mb=self.max_memory, search=self.retry_search,
+                        seed=self.retry_seed)
                  if self.retry_max_states else None)
         proof_memory = self.proof_memory
         if proof_memory is None:

@@ -39,7 +39,7 @@ from typing import Any
 from ..verdicts import Limits
 from .errors import AtlasError
 from .plan import IMPOSSIBLE, UNKNOWN, WINNABLE, infer
-from .work import Attempt, budget_key, search_of
+from .work import Attempt, budget_key, search_of, seed_of
 
 SCHEMA_VERSION = "2"  # 2: attempts.disk_bytes; files of version 1 are read and updated
 PACKED_MAGIC = "bakers atlas"
@@ -251,7 +251,7 @@ class AtlasStore:
             if verdict == UNKNOWN:
                 k.unknown.setdefault(cells, []).append(
                     (Limits(timeout=timeout, max_states=states, max_memory_mb=memory,
-                            search=search_of(budget)), run,
+                            search=search_of(budget), seed=seed_of(budget)), run,
                      engine.split()[0]))
             else:
                 k.solved[cells] = verdict

@@ -46,6 +46,8 @@ def budget_key(limits: Limits) -> str:
     'states=1000000000 timeout=none memory=8192 search=exhaustive'
     >>> budget_key(Limits(None, 10**10, 8192, search="exhaustive", max_disk_gb=60))
     'states=10000000000 timeout=none memory=8192 search=exhaustive disk=60'
+    >>> budget_key(Limits(None, 30_000_000, 4096, search="restarts", seed=7))
+    'states=30000000 timeout=none memory=4096 search=restarts seed=7'
     """
     def text(value: float | int | None) -> str:
         if value is None:
@@ -56,6 +58,8 @@ def budget_key(limits: Limits) -> str:
            f"memory={text(limits.max_memory_mb)}")
     if limits.search != "portfolio":
         key = f"{key} search={limits.search}"
+    if limits.seed is not None:
+        key = f"{key} seed={limits.seed}"
     return key if limits.max_disk_gb is None else f"{key} disk={text(limits.max_disk_gb)}"
 
 
@@ -77,6 +81,16 @@ def search_of(budget: str) -> str:
     return budget_parts(budget).get("search", "portfolio")
 
 
+def seed_of(budget: str) -> int | None:
+    """The restarts' seed a budget key names (``None``: the library's).
+
+    >>> seed_of('states=1000 timeout=none memory=4096 seed=7'), seed_of('states=1000')
+    (7, None)
+    """
+    seed = budget_parts(budget).get("seed")
+    return None if seed is None else int(seed)
+
+
 def covers(done: Limits, wanted: Limits) -> bool:
     """Whether a search under ``done`` went at least as far as one under
     ``wanted`` could (``None`` is no limit), so that repeating it under
@@ -92,7 +106,7 @@ def covers(done: Limits, wanted: Limits) -> bool:
     def at_least(a: float | int | None, b: float | int | None) -> bool:
         return a is None or (b is not None and a >= b)
 
-    return (done.search == wanted.search
+    return (done.search == wanted.search and done.seed == wanted.seed
             and at_least(done.max_disk_gb or 0, wanted.max_disk_gb or 0)
             and at_least(done.max_states, wanted.max_states)
             and at_least(done.timeout, wanted.timeout)
@@ -173,7 +187,8 @@ def solve_one(game: str, cells: int, deal: int, limits: Limits,
         check = limits.check or ("core" if chosen == "native" else "rules")
         result = solve(board, timeout=limits.timeout, max_states=limits.max_states,
                        max_memory_mb=limits.max_memory_mb, engine=chosen, texts=False,
-                       check=check, search=limits.search, disk=disk_plan(game, cells, deal, limits))
+                       check=check, search=limits.search, disk=disk_plan(game, cells, deal, limits),
+                       seed=limits.seed)
     except Exception as exc:  # a solver bug or a bad engine name: name the deal
         raise AtlasError(f"{game} deal {deal} with {cells} cells: the solver failed: "
                          f"{type(exc).__name__}: {exc}") from None

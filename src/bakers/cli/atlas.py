@@ -58,6 +58,10 @@ def atlas() -> None:
               default="portfolio", show_default=True,
               help="the retry pass's search: the portfolio, or its first stage then "
                    "restarts on Luby's schedule (bakers solve --restarts)")
+@click.option("--retry-seed", type=int, default=None,
+              help="the retry pass's restarts draw their weights from this seed instead of "
+                   "the library's (1): a retry with another seed is another chance on a "
+                   "deal still unknown (with --retry-search restarts, or Baker's Dozen)")
 @click.option("--max-memory", type=int, default=4096, show_default=True,
               help="MB per solve before giving up with 'unknown'")
 @click.option("--proof-max-states", type=int, default=2_000_000_000, show_default=True,

@@ -118,6 +118,10 @@ def _disk_progress(max_disk: float | None, work_dir: str | None,
                    "turns with the main search, to the end of the budget (native engine; "
                    "Baker's Dozen's portfolio ends so already): for deals the portfolio "
                    "leaves unknown at large budgets")
+@click.option("--seed", type=click.IntRange(min=0, max=2**64 - 1), default=None,
+              help="draw the restarts' weights from this seed instead of the library's (1): "
+                   "the same seed gives the same verdict and count; another one another "
+                   "chance on a deal left unknown (with --restarts, or Baker's Dozen)")
 @click.option("--max-disk", type=click.FloatRange(min=0, min_open=True), default=None,
               metavar="GB", help="with --exhaustive: once the positions no longer fit "
               "--max-memory, go on with them on disk, using at most GB gigabytes")
@@ -130,7 +134,8 @@ def _disk_progress(max_disk: float | None, work_dir: str | None,
 @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
 def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
               timeout: float | None, max_states: int, max_memory: int, single: bool,
-              short: bool, exhaustive: bool, restarts: bool, max_disk: float | None,
+              short: bool, exhaustive: bool, restarts: bool, seed: int | None,
+              max_disk: float | None,
               work_dir: str | None,
               resume: bool, engine: str | None, as_json: bool) -> None:
     """Solve a deal (--deal N) or the position in PATH (- for standard input).
@@ -154,7 +159,8 @@ def solve_cmd(game: str, path: str | None, deal: str | None, cells: int | None,
         result = solve(board, timeout=timeout, max_states=max_states, max_memory_mb=max_memory,
                        engine=engine, lines="short" if short else "fast",
                        search=("exhaustive" if exhaustive else
-                               "restarts" if restarts else "portfolio"), disk=disk)
+                               "restarts" if restarts else "portfolio"), disk=disk,
+                       seed=seed)
     if as_json:
         out: dict[str, object] = {"game": board.game.name, "cells": board.game.cells}
         if board.deal_number is not None:

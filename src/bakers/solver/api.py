@@ -397,6 +397,7 @@ class SolveRequest:
     short_until: float | None = None
     search: str = "portfolio"
     disk: DiskPlan | None = None
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         engine = check_engine(self.engine)
@@ -414,6 +415,9 @@ class SolveRequest:
             raise SolverError(f"the {self.search} search needs the native engine")
         if self.disk is not None and self.search != "exhaustive":
             raise SolverError("only the exhaustive search spills to disk")
+        if self.seed is not None and (engine != "native" or self.search == "exhaustive"):
+            raise SolverError("a seed draws the restarts' weights: it needs the native "
+                              "engine and goes without the exhaustive search")
         if self.short_seconds is not None and not (
                 math.isfinite(self.short_seconds) and self.short_seconds >= 0):
             raise SolverError(f"the short search's time must be finite and positive, "
@@ -483,6 +487,8 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
     else:
         portfolio = (Portfolio.restarts_for(board.game) if req.search == "restarts"
                      else Portfolio.for_game(board.game))
+        if req.seed is not None:
+            portfolio = portfolio.with_seed(req.seed)
         found = native_search(board, portfolio, timeout=req.timeout,
                               max_states=req.max_states, max_memory_mb=req.max_memory_mb)
     states = found.states
@@ -587,7 +593,8 @@ def solve(board: Board, *, timeout: float | None = None,
           short_seconds: float | None = None,
           short_until: float | None = None,
           search: str = "portfolio",
-          disk: DiskPlan | None = None) -> SolveResult:
+          disk: DiskPlan | None = None,
+          seed: int | None = None) -> SolveResult:
     """Decide whether ``board``'s current position can be won.
 
     Works for every game and cell count, on either engine (``native``, the
@@ -620,6 +627,12 @@ def solve(board: Board, *, timeout: float | None = None,
     portfolio leaves unknown at large budgets. Baker's Dozen's portfolio
     ends with its restarts already.
 
+    ``seed`` (native engine, a search with restarts: ``search="restarts"``,
+    or Baker's Dozen's portfolio, which ends with them) draws the restarts'
+    weights from another seed than the library's (1): a verdict and its
+    count are the same for the same seed, and another seed is another chance
+    on a deal one seed leaves unknown.
+
     ``search="exhaustive"`` (native engine only) runs the core's depth-first
     search of every reachable position instead of the portfolio: about a
     third of the memory per position, for proofs of loss too big for the
@@ -633,7 +646,7 @@ def solve(board: Board, *, timeout: float | None = None,
     """
     start = time.perf_counter()
     req = SolveRequest(timeout, max_states, max_memory_mb, engine, texts, check, lines,
-                       short_seconds, short_until, search, disk)
+                       short_seconds, short_until, search, disk, seed)
     found = SEARCH_BY_ENGINE[req.engine_name](board, req, start)
     if found.verdict is not Verdict.WINNABLE:
         return SolveResult(found.verdict, states=found.states,

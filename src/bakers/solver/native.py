@@ -179,6 +179,19 @@ class Portfolio:
             return self
         return dataclasses.replace(self, beams=(-2,))
 
+    def with_seed(self, seed: int) -> Portfolio:
+        """This portfolio with its restarts' weights drawn from ``seed``
+        (0 to 2**64 - 1; the library's is 1): another sequence of weightings
+        and so another chance on a deal one seed leaves unknown, each seed as
+        deterministic as the default. Only for a schedule that has the
+        restarts: Baker's Dozen's portfolio, or :meth:`with_restarts`."""
+        if self.restarts is None or -2 not in self.beams:
+            raise SolverError("a seed draws the restarts' weights: it goes with the "
+                              "restarts search (Baker's Dozen's portfolio ends with it)")
+        if not 0 <= seed < 1 << 64:
+            raise SolverError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed}")
+        return dataclasses.replace(self, restarts=dataclasses.replace(self.restarts, seed=seed))
+
     @classmethod
     def _make(cls, game: Game) -> Portfolio:
         """The library's portfolio of ``game`` (the core must be built)."""
