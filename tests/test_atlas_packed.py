@@ -134,3 +134,28 @@ def test_atlases_run_apart_merge_into_one(tmp_path: Path) -> None:
     assert without_seconds(export(one)) == merged
     bad = bakers("atlas", "merge", str(one), str(tmp_path / "none.sqlite"))
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_a_merged_copy_adds_only_its_new_runs(tmp_path: Path) -> None:
+    """A copy of an atlas that went on elsewhere, merged back: its new
+    attempts come with their one new run; the runs the copy shares with the
+    file are not added again (the runs table does not double)."""
+    one = tmp_path / "one.csv.gz"
+    tiny = ["--max-states", "60", "--retry-max-states", "0", "--proof-max-states", "0"]
+    assert bakers("atlas", "run", "--out", str(one), "--deals", "1-10", *RUN, *tiny
+                  ).returncode == 0
+    copy = tmp_path / "copy.csv.gz"
+    copy.write_bytes(one.read_bytes())
+    assert bakers("atlas", "run", "--out", str(copy), "--deals", "1-10", *RUN,
+                  "--max-states", "60", "--retry-max-states", "5000", "--proof-max-states", "0",
+                  "--retry-unknown").returncode == 0
+
+    def runs(path: Path) -> list[str]:
+        with gzip.open(path, "rt", encoding="utf-8") as fh:
+            return [line for line in fh if line.startswith("runs,")]
+
+    before = runs(one)
+    done = bakers("atlas", "merge", str(one), str(copy))
+    assert done.returncode == 0, done.stderr
+    assert "0 attempts taken in" not in done.stdout
+    assert len(runs(one)) == len(before) + 1

@@ -351,7 +351,8 @@ class AtlasStore:
 
     def merge(self, other: AtlasStore) -> tuple[int, int]:
         """Take in another atlas's attempts (made on another machine, say):
-        each as a run of this file, a call this file has not made added, one
+        each with its run (added once: a run this file already has, as in a
+        copy of it, is not added again), a call this file has not made added, one
         it made replaced only where the other resolved what it left unknown;
         then the table rows of every deal concerned are made again from all
         their attempts, so that verdicts follow by monotonicity across both
@@ -362,13 +363,6 @@ class AtlasStore:
         with self.db:
             mine = {tuple(r[:5]): r[5] for r in self.db.execute(
                 "SELECT game, cells, deal, engine, budget, verdict FROM attempts")}
-            for run_id, started, finished, options in other.db.execute(
-                    "SELECT id, started, finished, options FROM runs ORDER BY id"):
-                cur = self.db.execute(
-                    "INSERT INTO runs (started, finished, options) VALUES (?, ?, ?)",
-                    (started, finished, options))
-                assert cur.lastrowid is not None
-                runs[run_id] = cur.lastrowid
             for row in other.db.execute(
                     "SELECT game, cells, deal, engine, budget, max_states, timeout, "
                     "max_memory_mb, verdict, states, seconds, cpu_seconds, moves, limit_text, "
@@ -376,7 +370,26 @@ class AtlasStore:
                 had = mine.get(tuple(row[:5]))
                 if had is not None and (had != UNKNOWN or row[8] == UNKNOWN):
                     continue
-                taken.append((*row[:14], runs.get(row[14], row[14]), row[15]))
+                taken.append(row)
+            # the runs of the attempts taken in: one this file already has
+            # (the same start, end and options: a copy of this file's run)
+            # is not added again
+            held = {(started, finished, options): run_id for run_id, started, finished, options
+                    in self.db.execute("SELECT id, started, finished, options FROM runs")}
+            used = {row[14] for row in taken}
+            for run_id, started, finished, options in other.db.execute(
+                    "SELECT id, started, finished, options FROM runs ORDER BY id"):
+                if run_id not in used:
+                    continue
+                same = held.get((started, finished, options))
+                if same is None:
+                    cur = self.db.execute(
+                        "INSERT INTO runs (started, finished, options) VALUES (?, ?, ?)",
+                        (started, finished, options))
+                    assert cur.lastrowid is not None
+                    same = held[started, finished, options] = cur.lastrowid
+                runs[run_id] = same
+            taken = [(*row[:14], runs.get(row[14], row[14]), row[15]) for row in taken]
             self.db.executemany("INSERT OR REPLACE INTO attempts VALUES "
                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", taken)
             wanted: dict[str, dict[int, set[int]]] = {}
