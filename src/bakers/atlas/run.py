@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from ..errors import SolverError
 from ..verdicts import Limits
 from .errors import AtlasError
 from .plan import UNKNOWN, game_cells, next_cells, parse_cells, parse_deals, parse_games
@@ -477,12 +478,17 @@ class RunOptions:
         if self.retry_seed is not None:
             if main_engine != "native":
                 raise AtlasError("--retry-seed needs the native engine")
-            if not 0 <= self.retry_seed < 1 << 64:
-                raise AtlasError("--retry-seed must be a whole number from 0 to 2**64 - 1")
-            if self.retry_search != "restarts" and set(names) != {"bakers_dozen"}:
-                raise AtlasError("--retry-seed draws the restarts' weights: it goes with "
-                                 "--retry-search restarts (or Baker's Dozen alone, whose "
-                                 "portfolio ends with them)")
+            # each game's retry portfolio takes the seed, or says why not
+            from ..games import find_game
+            from ..solver.native import Portfolio
+
+            try:
+                for name in names:
+                    game = find_game(name)
+                    (Portfolio.restarts_for(game) if self.retry_search == "restarts"
+                     else Portfolio.for_game(game)).with_seed(self.retry_seed)
+            except SolverError as exc:
+                raise AtlasError(f"--retry-seed: {exc}") from None
         retry = (Limits(timeout=self.timeout, max_states=self.retry_max_states,
                         max_memory_mb=self.max_memory, search=self.retry_search,
                         seed=self.retry_seed)
