@@ -486,7 +486,6 @@ static size_t rec_width; /* the records qsort compares */
 
 static int cmp_rec(const void *a, const void *b) { return memcmp(a, b, rec_width); }
 
-/* Records of ``w`` bytes (24, 32, or 25 and 33: a layer byte in front). */
 /* Pruning rule 9 (Baker's Game with cells): deal 10 with 4 cells is lost in
  * 3,543 positions with it and 5,019 without it; solved again, the store's
  * reused table (kept from the last search) gives the same count; a won
@@ -517,6 +516,7 @@ static void test_cellclose(void)
     CHECK(fc.cellclose == 0);
 }
 
+/* Records of ``w`` bytes (24, 32, or 25 and 33: a layer byte in front). */
 static void test_record_sort(void)
 {
     static const size_t sizes[] = {0, 1, 2, 24, 25, 1000, 50000};
