@@ -238,8 +238,8 @@ int bk_position_placed(const bk_rules *r, int ncols, const uint8_t *const *cols,
 
 /* --- searches (portfolio.c, short.c, exhaust.c) -------------------------- */
 
-/* The portfolio of a game, as the data in portfolio.c. */
-void bk_portfolio_default(int build, int can_fill, bk_portfolio *p);
+/* The portfolio of a game with ``ncells`` cells, as the data in portfolio.c. */
+void bk_portfolio_default(int build, int can_fill, int ncells, bk_portfolio *p);
 /* 0 when a portfolio is usable, else -BK_ERR_STAGES or -BK_ERR_WEIGHTS. */
 int bk_portfolio_check(const bk_portfolio *p);
 /* Run the portfolio from ``root``: BK_WIN, BK_EXHAUSTED, BK_LIMIT or

@@ -56,7 +56,7 @@ static void ready_deal(int game, int cells, unsigned long long number, bk_rules 
 {
     game_rules(game, cells, r);
     dealt(game, number, r, pl);
-    bk_portfolio_default(r->build, r->can_fill, p);
+    bk_portfolio_default(r->build, r->can_fill, r->ncells, p);
 }
 
 /* A deal ready to solve. */

@@ -62,9 +62,11 @@ home and empty columns; ``g`` is the number of moves made, which keeps lines
 short — for 200,000 positions (20,000 in Baker's Dozen); (2) if that did not
 conclude, beam searches of width 300, 1,000, 3,000 and 10,000 (incomplete:
 they only ever produce wins, and find them in spaces far too large to
-exhaust, as Baker's Dozen's are); (3) the best-first search again, resumed,
-with everything that is left. Only (1)/(3) emptying its frontier gives
-*impossible*.
+exhaust, as Baker's Dozen's are; in FreeCell with at most 3 cells, where
+most deals are lost and only the best-first search proves it, that search
+is resumed after the two cheapest beams, before the wider ones); (3) the
+best-first search again, resumed, with everything that is left. Only
+(1)/(3) emptying its frontier gives *impossible*.
 
 ``search="exhaustive"`` (native engine; ``bakers solve --exhaustive``, the
 atlas's proof pass) runs a depth-first search instead, children best first by

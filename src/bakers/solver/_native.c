@@ -660,13 +660,13 @@ static PyObject *weights_tuple(const bk_weights *w)
 static PyObject *py_portfolio(PyObject *self, PyObject *args)
 {
     (void)self;
-    int build, can_fill;
-    if (!PyArg_ParseTuple(args, "ip", &build, &can_fill))
+    int build, can_fill, ncells;
+    if (!PyArg_ParseTuple(args, "ipi", &build, &can_fill, &ncells))
         return NULL;
-    if (build < 0 || build > 2)
+    if (build < 0 || build > 2 || ncells < 0 || ncells > BK_MAXCELLS)
         return raise_code(BK_ERR_RULES);
     bk_portfolio p;
-    bk_portfolio_default(build, can_fill, &p);
+    bk_portfolio_default(build, can_fill, ncells, &p);
     PyObject *beams = PyTuple_New(p.nbeams), *bw = PyTuple_New(p.nbw);
     for (int i = 0; beams && i < p.nbeams; i++)
         PyTuple_SET_ITEM(beams, i, p.sel[i] >= 0 ? Py_BuildValue("(iL)", p.width[i], p.sel[i])

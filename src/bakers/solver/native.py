@@ -198,7 +198,7 @@ class Portfolio:
         if _core is None:
             raise RuntimeError(f"the native solver core is not available: {IMPORT_ERROR}")
         weights, first, middle, beams, beam_weights, rival, race, restarts = _core.portfolio(
-            BUILD_CODES[game.build], game.empty_column is EmptyColumn.ANY)
+            BUILD_CODES[game.build], game.empty_column is EmptyColumn.ANY, game.cells)
         return cls(Weights(*weights), first, tuple(beams), tuple(Weights(*w) for w in beam_weights),
                    middle, None if rival is None else Rival(Weights(*rival[0]), *rival[1:]),
                    None if race is None else Race(tuple(Weights(*w) for w in race[2]), race[0],
