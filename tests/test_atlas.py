@@ -669,7 +669,7 @@ def test_killed_run_resumes_without_recomputing(tmp_path: Path) -> None:
     assert all(after[key] == 1 for key in before)  # kept, not solved again
     clean = tmp_path / "clean.sqlite"
     with open_store(clean) as store:
-        run_atlas(store, request(1, 60, games=("bakers_game",), cells=(2, 3, 4, 5)),
+        run_atlas(store, request(1, 600, games=("bakers_game",), cells=(2, 3, 4, 5)),
                   InlineExecutor())
     assert table(path) == table(clean)
 
@@ -692,7 +692,8 @@ def test_dask_cluster_gives_the_local_table_even_when_a_worker_dies(
     # one worker killed (SIGKILL) while it holds a chunk: its chunk is rerun
     # on the other worker and the table is still the local one
     killed = tmp_path / "killed.sqlite"
-    run = bakers("atlas", "run", "--games", "bakers_game", "--cells", "2-5", "--deals", "1-60",
+    # (600 deals in 200 tasks: the run is still going when the worker dies)
+    run = bakers("atlas", "run", "--games", "bakers_game", "--cells", "2-5", "--deals", "1-600",
                  "--out", str(killed), "--scheduler", address, "--chunk", "3", "--no-progress")
     wait_rows(killed, 4, run)
     assert run.poll() is None, "the run ended before a worker could be killed"
@@ -701,7 +702,7 @@ def test_dask_cluster_gives_the_local_table_even_when_a_worker_dies(
     assert run.returncode == 0, err
     local = tmp_path / "local.sqlite"
     with open_store(local) as store:
-        run_atlas(store, request(1, 60, games=("bakers_game",), cells=(2, 3, 4, 5)),
+        run_atlas(store, request(1, 600, games=("bakers_game",), cells=(2, 3, 4, 5)),
                   InlineExecutor())
     assert table(killed) == table(local)
 
