@@ -669,7 +669,7 @@ def test_killed_run_resumes_without_recomputing(tmp_path: Path) -> None:
     assert all(after[key] == 1 for key in before)  # kept, not solved again
     clean = tmp_path / "clean.sqlite"
     with open_store(clean) as store:
-        run_atlas(store, request(1, 600, games=("bakers_game",), cells=(2, 3, 4, 5)),
+        run_atlas(store, request(1, 60, games=("bakers_game",), cells=(2, 3, 4, 5)),
                   InlineExecutor())
     assert table(path) == table(clean)
 
