@@ -13,11 +13,28 @@
  * relaxed game, so when the relaxed game's every line fails the position
  * has no win. A card whose lower rank is all home goes home at once (its
  * only move then): nothing can ever need to lie on it, so a relaxed line
- * with it still out is one with it home, that move left out. Its moves only ever deepen no column and lower no suit, so a
- * depth-first search with the states seen (each one fully searched by the
- * time it is met again) decides it. */
+ * with it still out is one with it home, that move left out. Its moves only
+ * ever deepen no column and lower no suit, so a depth-first search with the
+ * states seen (each one fully searched by the time it is met again) decides
+ * it.
+ *
+ * Coarser games come first, each far smaller: the cards below a rank L are
+ * *gone* as soon as they are uncovered (they need no card to lie on and no
+ * order home), a card of rank L or more goes home once its suit's cards
+ * below L are gone and its lower ones home, the pool holds cards of rank L
+ * or more under the same counts. A line of the full relaxed game is a line
+ * of the coarser one with each card below L gone when it leaves its column
+ * (the counts for ranks L and up are the same; the coarser game asks
+ * nothing of the others); and a card below L gone earlier only uncovers the
+ * card beneath it sooner, which loosens every count and test, so a coarser
+ * game lost at once-gone is lost at will, and the position is lost. */
 
 #include "core.h"
+
+/* The relaxed games played in turn, to the first one lost: the lowest rank
+ * each follows, the cards below it gone at will (see above). Chosen on the
+ * tuning range 1,001-12,000 (bench/tuning.py, docs/benchmarks.md). */
+static const int RELAX_LADDER[] = {12, 8, 1};
 
 typedef struct {
     int ncols;
@@ -25,6 +42,7 @@ typedef struct {
     int len[MAXCOLS], d[MAXCOLS], f[4];
     int8_t colof[NCARDS], at[NCARDS]; /* each card's column and place there (-1: none) */
     int p[15], t[15]; /* ranks 1..13: cards in the pool, uncovered cards */
+    int lo, gone[4]; /* the lowest rank followed; each suit's cards below it gone */
     uint64_t pool;
     uint64_t *slot; /* states seen, as 1 + their number (0: an empty slot) */
     size_t mask, n;
@@ -120,26 +138,31 @@ static int relax_pool_home(Relax *x, int s, int q, int c)
     return v;
 }
 
-/* Column i's uncovered card home (or to the pool), searched on, taken back. */
-static int relax_uncover(Relax *x, int i, int home)
+/* Column i's uncovered card home (``how`` 1), to the pool (0) or gone (2: a
+ * card below the lowest rank followed), searched on, taken back. */
+static int relax_uncover(Relax *x, int i, int how)
 {
-    int c = x->col[i][x->d[i] - 1], q = (c >> 2) + 1, s = c & 3;
+    int c = x->col[i][x->d[i] - 1], q = (c >> 2) + 1, s = c & 3, f0 = x->f[s];
     x->t[q]--;
     int under = --x->d[i] ? (x->col[i][x->d[i] - 1] >> 2) + 1 : 0;
     x->t[under]++;
-    if (home) {
+    if (how == 1) {
         x->f[s]++;
+    } else if (how == 2) {
+        if (++x->gone[s] == x->lo - 1)
+            x->f[s] = x->lo - 1;
     } else {
         x->p[q]++;
         x->pool |= 1ULL << c;
     }
     int v = relax_fits(x) ? relax_visit(x) : 0;
-    if (home) {
-        x->f[s]--;
-    } else {
+    if (how == 2) {
+        x->gone[s]--;
+    } else if (how == 0) {
         x->p[q]--;
         x->pool &= ~(1ULL << c);
     }
+    x->f[s] = f0;
     x->t[under]--;
     x->d[i]++;
     x->t[q]++;
@@ -159,6 +182,9 @@ static int relax_visit(Relax *x)
         return -1;
     if (x->f[0] == 13 && x->f[1] == 13 && x->f[2] == 13 && x->f[3] == 13)
         return 1;
+    for (int i = 0; i < x->ncols; i++)
+        if (x->d[i] && (x->col[i][x->d[i] - 1] >> 2) + 1 < x->lo)
+            return relax_uncover(x, i, 2);
     /* a card whose lower rank is all home goes home at once, its one move:
      * no card can ever need to lie on it */
     int low = x->f[0];
@@ -231,15 +257,25 @@ int bk_relax(const Rules *r, Budget *b, const uint8_t *k, size_t *peak)
     if (cells) {
         status = ST_ERROR; /* no cells in the games rule 8 is for */
     } else {
-        x->mask = 1023;
-        x->slot = budget_alloc(b, (x->mask + 1) * sizeof(uint64_t));
-        if (!x->slot) {
-            status = ST_LIMIT;
-        } else {
+        status = ST_WIN;
+        int nl = (int)(sizeof RELAX_LADDER / sizeof RELAX_LADDER[0]);
+        for (int l = 0; l < nl && status == ST_WIN; l++) {
+            x->lo = RELAX_LADDER[l];
+            for (int s = 0; s < 4; s++) /* the cards home below lo are gone */
+                x->gone[s] = x->f[s] < x->lo - 1 ? x->f[s] : x->lo - 1;
+            budget_free(b, x->slot, x->slot ? (x->mask + 1) * sizeof(uint64_t) : 0);
+            x->n = 0;
+            x->mask = 1023;
+            x->slot = budget_alloc(b, (x->mask + 1) * sizeof(uint64_t));
+            if (!x->slot) {
+                status = ST_LIMIT;
+                break;
+            }
             memset(x->slot, 0, (x->mask + 1) * sizeof(uint64_t));
             int v = relax_visit(x);
             status = v > 0 ? ST_WIN : v == 0 ? ST_EXHAUSTED : ST_LIMIT;
-            *peak = b->bytes;
+            if (b->bytes > *peak)
+                *peak = b->bytes;
         }
     }
     if (status == ST_LIMIT && !b->limit)

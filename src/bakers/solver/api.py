@@ -456,7 +456,7 @@ class _Found:
 def _exhaustive(board: Board, req: SolveRequest, start: float) -> NativeOutcome:
     """The exhaustive search (on disk with ``req.disk``). In Baker's Dozen
     pruning rule 8 first: the pool relaxation from the root, which proves
-    most lost deals in a few million relaxed states; they count with the
+    most lost deals in a few thousand relaxed states; they count with the
     search's positions, in the same budget (when its memory runs out, the
     search goes on without it)."""
     spent = 0

@@ -53,6 +53,9 @@ _B1 = [bytes([c]) for c in range(256)]
 # pruning rule 7's masks: a card's suit up to it, and the cards of the next rank
 _SUIT_UP_TO = [sum(1 << d for d in range(c & 3, c + 1, 4)) for c in range(NCARDS)]
 _NEXT_RANK = [0xF << (c // 4 + 1) * 4 if c < 48 else 0 for c in range(NCARDS)]
+# Pruning rule 8's relaxed games, in turn: the lowest rank each one follows
+# (the cards below it gone at will); the core's RELAX_LADDER (relax.c).
+RELAX_LADDER = (12, 8, 1)
 
 
 def _rank(c: int) -> int:
@@ -330,15 +333,33 @@ class Rules:
     def relaxed(self, key: bytes, max_states: int) -> tuple[str, int]:
         """Pruning rule 8 of :mod:`bakers.solver` (Baker's Dozen): the pool
         relaxation searched depth first from ``key``, its columns in the order
-        of their bottom cards, as the core's bk_relax: ("impossible", n) when
-        it proves ``key`` lost, ("open", n) when the relaxed game is won,
-        ("unknown", n) past ``max_states`` relaxed states."""
+        of their bottom cards, as the core's bk_relax: first with the cards
+        below rank 12, then below rank 8, gone at will (coarser relaxations of
+        it, each much smaller), then with every card followed, to the first
+        that is lost: ("impossible", n) when one proves ``key`` lost, ("open",
+        n) when the last is won, ("unknown", n) past ``max_states`` relaxed
+        states in all."""
         fnd0, cells, cols = self.parts(key)
         if cells or not self.dead_holds:
             raise ValueError("the pool relaxation is for Baker's Dozen's rules")
         cols = sorted((c for c in cols if c), key=lambda c: c[0])
+        counted = 0
+        for lo in RELAX_LADDER:
+            won, states = self.relaxed_from(fnd0, cols, lo, max_states - counted)
+            counted += states
+            if won is not True:
+                return ("impossible" if won is False else "unknown"), counted
+        return "open", counted
+
+    @staticmethod
+    def relaxed_from(fnd0: bytes, cols: list[bytes], lo: int, max_states: int
+                      ) -> tuple[bool | None, int]:
+        """One relaxed game of :meth:`relaxed`, the cards of ranks below ``lo``
+        gone at will: whether it is won (None past ``max_states`` states) and
+        its states."""
         depth = [len(c) for c in cols]
         fnd = list(fnd0)
+        gone = [min(f, lo - 1) for f in fnd]  # each suit's cards below lo gone
         pool = [0] * 15  # by rank 1..13: cards in the pool
         top = [0] * 15  # uncovered cards
         for c in cols:
@@ -363,26 +384,32 @@ class Rules:
             in_pool.add(c)
             return won
 
-        def uncover(i: int, home: bool) -> bool | None:
-            """Column ``i``'s uncovered card home (or to the pool), searched on,
-            taken back."""
+        def uncover(i: int, how: str) -> bool | None:
+            """Column ``i``'s uncovered card home, to the pool or gone (a card
+            below ``lo``), searched on, taken back."""
             c = cols[i][depth[i] - 1]
             q, s = (c >> 2) + 1, c & 3
+            f0 = fnd[s]
             top[q] -= 1
             depth[i] -= 1
             under = (cols[i][depth[i] - 1] >> 2) + 1 if depth[i] else 0
             top[under] += 1
-            if home:
+            if how == "home":
                 fnd[s] += 1
+            elif how == "gone":
+                gone[s] += 1
+                if gone[s] == lo - 1:
+                    fnd[s] = lo - 1
             else:
                 pool[q] += 1
                 in_pool.add(c)
             won = visit() if fits() else False
-            if home:
-                fnd[s] -= 1
-            else:
+            if how == "gone":
+                gone[s] -= 1
+            elif how == "pool":
                 pool[q] -= 1
                 in_pool.discard(c)
+            fnd[s] = f0
             top[under] -= 1
             depth[i] += 1
             top[q] += 1
@@ -397,6 +424,9 @@ class Rules:
                 return None
             if fnd == [13, 13, 13, 13]:
                 return True
+            for i, col in enumerate(cols):  # a card below lo: gone at once
+                if depth[i] and (col[depth[i] - 1] >> 2) + 1 < lo:
+                    return uncover(i, "gone")
             low = min(fnd)
             for s in range(4):  # a card whose lower rank is all home: home at once
                 q = fnd[s] + 1
@@ -405,7 +435,7 @@ class Rules:
                     continue
                 for i, col in enumerate(cols):
                     if depth[i] and col[depth[i] - 1] == c:
-                        return uncover(i, True)
+                        return uncover(i, "home")
                 if c in in_pool:
                     return pool_home(s, q, c)
             for s in range(4):
@@ -416,20 +446,20 @@ class Rules:
                 won = pool_home(s, q, c)
                 if won is not False:
                     return won
-            for home in (True, False):
+            for how in ("home", "pool"):
                 for i, col in enumerate(cols):
                     if not depth[i]:
                         continue
                     c = col[depth[i] - 1]
-                    if (home and fnd[c & 3] != c >> 2) or not free((c >> 2) + 1):
+                    if (how == "home" and fnd[c & 3] != c >> 2) or not free((c >> 2) + 1):
                         continue
-                    won = uncover(i, home)
+                    won = uncover(i, how)
                     if won is not False:
                         return won
             return False
 
         won = visit()
-        return ("open" if won else "impossible" if won is False else "unknown"), len(seen)
+        return won, len(seen)
 
     def close(self, fnd: bytearray, cells: bytes, cols: list[bytes]
               ) -> tuple[bytes, list[bytes]]:
