@@ -18,8 +18,9 @@ depth, need; a rival as ``[weights, head, main_turn, turn, limit]``; a race
 as ``[turn, until, [weights, ...]]`` or null; restarts as ``[unit, seed, low
 weights, high weights, with_main]`` (with_main optional) or null; a beam as
 a width, ``[width, k]``, -1 for the race, ``[-2, n]`` for n positions of
-restarts (-2: to the end), or ``[-3, n]`` for the pool relaxation's first n
-states). Every deal is solved
+restarts (-2: to the end), ``[-3, n]`` for the pool relaxation's first n
+states, or ``[-4, n]`` for n positions of the exhaustive search). Every deal
+is solved
 by the native core at the default budget (3 M positions, no timeout: the
 counts do not depend on the machine; ``--max-states`` for another, such as
 the atlas's first 1 M), with the game's usual cells (``--cells`` for others:

@@ -316,6 +316,12 @@ BK_FN int checked_counts(const Rules *r, Placed *pl, Store *s, uint32_t end, bk_
     CMove *path = s ? path_from(s, end, &n) : malloc(sizeof(CMove));
     if (!path)
         return -BK_ERR_NOMEM;
+    return checked_path(r, pl, path, n, out);
+}
+
+/* checked_counts of a line given as moves (taken over: freed here). */
+BK_FN int checked_path(const Rules *r, Placed *pl, CMove *path, size_t n, bk_counts *out)
+{
     Sim m;
     int ok = sim_line(&m, r, pl, path, n) == 0;
     if (!ok && m.err == BK_ERR_NOMEM) {

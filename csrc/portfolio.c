@@ -155,7 +155,7 @@ int bk_portfolio_check(const bk_portfolio *p)
     if (p->nbeams < 0 || p->nbeams > BK_MAXSTAGES)
         return -BK_ERR_STAGES;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] < -3 || p->width[i] > 10000000)
+        if (p->width[i] < -4 || p->width[i] > 10000000)
             return -BK_ERR_STAGES;
     if (p->nbw > BK_MAXBEAMW || (p->nbeams && p->nbw < 1))
         return -BK_ERR_BEAM_WEIGHTS;
@@ -201,8 +201,10 @@ struct bk_found {
     int nrace; /* the race's searches begun */
     Store beam_store;
     Child *kids;
-    Store *win_store; /* NULL: the root was won */
+    Store *win_store; /* NULL: the root was won, or the line is ``xline`` */
     uint32_t win;
+    CMove *xline; /* the exhaustive stage's winning line, if it won */
+    size_t nxline;
     size_t peak;
 };
 
@@ -398,6 +400,43 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                     }
                     continue;
                 }
+                if (p->width[i] == -4) {
+                    /* the exhaustive search for sel[i] positions (or to the
+                     * end), under the portfolio's rules, so that its line is
+                     * played as every line is: a small lost space is proven
+                     * lost here, where the best-first search's own order
+                     * would meet the budget first; a win ends the search; a
+                     * search out of its positions or memory goes on */
+                    long long saved = b->max_states;
+                    long long cap = p->sel[i] >= 0 ? b->states + p->sel[i] : saved;
+                    if (cap >= 0 && (saved < 0 || cap < saved))
+                        b->max_states = cap;
+                    size_t xpeak = 0;
+                    CMove *xl = NULL;
+                    size_t nx = 0;
+                    int st = bk_exhaust(&r, &w, b, root, &xl, &nx, &xpeak);
+                    b->max_states = saved;
+                    if (xpeak > peak)
+                        peak = xpeak;
+                    if (st == ST_WIN) {
+                        status = ST_WIN;
+                        f->xline = xl;
+                        f->nxline = nx;
+                        which = NULL;
+                        continue;
+                    }
+                    free(xl);
+                    if (st == ST_EXHAUSTED) {
+                        status = ST_EXHAUSTED;
+                    } else if (st == ST_LIMIT && (b->limit == LIM_MEMORY ||
+                                                  (b->limit == LIM_STATES &&
+                                                   (saved < 0 || b->states < saved)))) {
+                        b->limit = 0;
+                    } else {
+                        status = st < 0 ? ST_ERROR : st;
+                    }
+                    continue;
+                }
                 if (p->width[i] == -2) {
                     /* the restarts, for sel[i] positions or to the end */
                     long long until = p->sel[i] >= 0 ? b->states + p->sel[i] : (1LL << 62);
@@ -462,6 +501,14 @@ size_t bk_found_peak(const bk_found *f) { return f ? f->peak : 0; }
 
 CMove *bk_found_line(const bk_found *f, size_t *n)
 {
+    if (f->xline) {
+        CMove *line = malloc((f->nxline ? f->nxline : 1) * sizeof(CMove));
+        if (line) {
+            memcpy(line, f->xline, f->nxline * sizeof(CMove));
+            *n = f->nxline;
+        }
+        return line;
+    }
     if (!f->win_store) {
         *n = 0;
         return malloc(sizeof(CMove));
@@ -471,6 +518,13 @@ CMove *bk_found_line(const bk_found *f, size_t *n)
 
 int bk_found_checked(const bk_found *f, const Rules *r, Placed *pl, bk_counts *out)
 {
+    if (f->xline) {
+        size_t n = 0;
+        CMove *line = bk_found_line(f, &n);
+        if (!line)
+            return -BK_ERR_NOMEM;
+        return checked_path(r, pl, line, n, out);
+    }
     return checked_counts(r, pl, f->win_store, f->win, out);
 }
 
@@ -484,6 +538,7 @@ void bk_found_free(bk_found *f, Budget *b)
         bf_free(&f->race[i], b);
     bf_free(&f->rbf, b);
     bf_free(&f->bf, b);
+    free(f->xline);
     free(f->kids);
     free(f);
 }

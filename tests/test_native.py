@@ -310,6 +310,53 @@ def test_restarts_keep_every_verdict_and_line_sound() -> None:
                       timeout=None, max_states=None, max_memory_mb=None)
 
 
+# A Baker's Dozen position met in stray play (bench/hints.py): lost, but the
+# portfolio without its exhaustive stage gives up after 3 M positions.
+STRAY_LOST = """Foundations: H-0 C-A D-0 S-0
+: KS JS 9H 8D 7H 6C
+: 5H 9C 8S 7D 6S
+: 4D TC 7C
+: AS 5S 6D 3D
+: 2C 8H 2D 3S
+: KD TS 9S 7S 6H
+: 4S QC JD TD 9D 8C
+:
+: KC QS JH
+: 2H AD 5C QD
+: 5D TH 2S QH JC
+: 4C AH 4H 3H
+: KH 3C
+"""
+
+
+def test_an_exhaustive_stage_proves_a_small_lost_space_and_wins_with_a_line() -> None:
+    """An exhaustive stage (width -4) in a portfolio: a Baker's Dozen position
+    of stray play, lost in a space the best-first search's order does not
+    finish within 3 M positions, is proven lost by it; past a smaller cap the
+    search goes on; a won deal is won with its line replayed, in Baker's Dozen
+    and in FreeCell."""
+    stray = Board.from_text(STRAY_LOST, "bakers_dozen")
+    base = native.Portfolio.for_game(stray.game)
+    without = dataclasses.replace(base, beams=tuple(b for b in base.beams
+                                                    if not (isinstance(b, tuple) and b[0] == -4)))
+    assert native.search(stray, without, timeout=None, max_states=3_000_000,
+                         max_memory_mb=None).verdict == "unknown"
+    exhaustive = dataclasses.replace(base, first_stage=10, beams=((-4, 1_000_000),))
+    proven = native.search(stray, exhaustive, timeout=None, max_states=3_000_000,
+                           max_memory_mb=None)
+    assert proven.verdict == "impossible" and proven.states < 400_000, proven.states
+    short = native.search(stray, dataclasses.replace(exhaustive, beams=((-4, 1_000),)),
+                          timeout=None, max_states=5_000, max_memory_mb=None)
+    assert (short.verdict, short.limit, short.states) == ("unknown", "states", 5_000)
+    for board in (Board.deal("bakers_dozen", 3), Board.deal("freecell", 1)):
+        won = native.search(board, dataclasses.replace(
+            native.Portfolio.for_game(board.game), first_stage=1, beams=((-4, 1_000_000),)),
+            timeout=None, max_states=3_000_000, max_memory_mb=None)
+        assert won.verdict == "winnable" and won.line
+        _, singles = native.play_line_places(board, won.line)
+        assert native.check_line(board, singles)
+
+
 def test_a_relaxation_stage_proves_what_the_relaxed_game_loses() -> None:
     """A relaxation stage (width -3, pruning rule 8) in a portfolio: Baker's
     Dozen 14902, lost in 77,881 relaxed states, is proven lost when the

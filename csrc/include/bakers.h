@@ -142,8 +142,10 @@ typedef struct {
  * restarts for sel[i] positions (or to the end of the budget when sel[i] <
  * 0); width[i] == -3: the pool relaxation (bk_relax, where the rules have
  * it) for sel[i] relaxed states (or to the end), a lost relaxed game proving
- * the deal lost — then the best-first search resumed with all that is
- * left. */
+ * the deal lost; width[i] == -4: the exhaustive search (bk_exhaust, under
+ * the portfolio's own rules) for sel[i] positions (or to the end), which
+ * proves a small lost space lost and wins where it meets a win — then the
+ * best-first search resumed with all that is left. */
 typedef struct {
     bk_weights weights;
     long long first_stage, middle_stage;

@@ -199,7 +199,7 @@ static void test_portfolio(void)
     q.rival.q_main = 0;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_RIVAL);
     q = p;
-    q.width[0] = -4;
+    q.width[0] = -5;
     CHECK(bk_portfolio_check(&q) == -BK_ERR_STAGES);
     q = p;
     q.width[0] = -2; /* a restarts stage with no restarts */
@@ -700,6 +700,43 @@ static void test_relax(void)
         bk_found_free(found, &b);
         CHECK(b.bytes == 0);
     }
+    /* the exhaustive search as a stage (width -4): it wins Baker's Dozen 3
+     * and FreeCell 1 with lines that check, proves 104 lost (dead at its
+     * root), and past a small cap the search goes on to the budget */
+    static const struct {
+        int game;
+        unsigned long long deal;
+        long long cap, budget;
+        int status;
+    } xstages[] = {{BAKERS_DOZEN, 3, 1000000, 3000000, BK_WIN},
+                   {FREECELL, 1, 1000000, 3000000, BK_WIN},
+                   {BAKERS_DOZEN, 104, 1000000, 3000000, BK_EXHAUSTED},
+                   {BAKERS_DOZEN, 14902, 1000, 5000, BK_LIMIT}};
+    for (size_t i = 0; i < sizeof xstages / sizeof xstages[0]; i++) {
+        int fc = xstages[i].game == FREECELL;
+        ready_deal(xstages[i].game, fc ? 4 : 0, xstages[i].deal, &r, &pl, &p);
+        p.first_stage = 1;
+        p.nbeams = 1;
+        p.width[0] = -4;
+        p.sel[0] = xstages[i].cap;
+        CHECK(bk_portfolio_check(&p) == 0);
+        bk_found *found = NULL;
+        bk_budget_start(&b, xstages[i].budget, 0, 0);
+        CHECK(bk_solve(&r, &p, &b, pl.key, &found) == xstages[i].status);
+        if (xstages[i].status == BK_WIN) {
+            bk_counts counts;
+            CHECK(bk_found_checked(found, &r, &pl, &counts) == 0);
+            CHECK(counts.checked && counts.moves > 0);
+        }
+        if (xstages[i].status == BK_LIMIT)
+            CHECK(b.limit == BK_LIM_STATES && b.states == 5000);
+        bk_found_free(found, &b);
+        CHECK(b.bytes == 0);
+    }
+    ready_deal(BAKERS_DOZEN, 0, 3, &r, &pl, &p);
+    p.nbeams = 1;
+    p.width[0] = -5;
+    CHECK(bk_portfolio_check(&p) == -BK_ERR_STAGES);
 }
 
 static void test_probes(void)

@@ -253,8 +253,9 @@ search that ends without it proves the position lost.
    1–32,000 won by a replayed line wins the relaxed game, and each of the 89
    proven lost loses it (a second proof of each): with the coarser games
    first in 13,864,001 relaxed states for the 89, against 138,900,296 with
-   the full game alone (deal 27105: 54,534 against 18,392,997). Only at the root: a search of millions of states at every
-   position would cost more than it saves. ``engine.Rules.relaxed`` is the
+   the full game alone (deal 27105: 54,534 against 18,392,997). Only at
+   the root: a search of millions of states at every position would cost
+   more than it saves. ``engine.Rules.relaxed`` is the
    reference for the core's ``bk_relax`` (the same verdicts and counts).
 
 9. **In Baker's Game with cells, a card in a cell whose natural parent (its

@@ -147,7 +147,12 @@ def _weights(w: Weights) -> tuple[int, int, int, int, int, int, int]:
 @dataclasses.dataclass(frozen=True)
 class Portfolio:
     """The search parameters handed to the core: heuristic weights, the size
-    of the first best-first stage, the beam widths and the beams' weights."""
+    of the first best-first stage, the later stages and the beams' weights.
+    A later stage (``beams``) is a beam's width, or ``(width, k)`` with beam
+    weights k alone; 0 the best-first search resumed; -1 the race; -2 the
+    restarts; -3 the pool relaxation (pruning rule 8); -4 the exhaustive
+    search; each of 0 and below as ``(code, n)`` for n positions (the core's
+    bk_portfolio)."""
 
     weights: Weights
     first_stage: int
