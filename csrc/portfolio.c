@@ -373,52 +373,30 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                     status = run_race(&r, &p->race, b, root, f, kids, &which, &peak, until);
                     continue;
                 }
-                if (p->width[i] == -3) {
-                    /* the pool relaxation (pruning rule 8), where the rules
-                     * have it, for sel[i] relaxed states or to the end: a lost
-                     * relaxed game proves the deal lost; a won one, or a
-                     * relaxation out of its states or memory, goes on */
-                    if (!r.dead)
+                if (p->width[i] == -3 || p->width[i] == -4) {
+                    /* -3: the pool relaxation (pruning rule 8), where the
+                     * rules have it, for sel[i] relaxed states or to the end:
+                     * a lost relaxed game proves the deal lost, a won one
+                     * goes on. -4: the exhaustive search for sel[i] positions
+                     * or to the end, under the portfolio's rules, so that its
+                     * line is played as every line is: a small lost space is
+                     * proven lost where the best-first search's own order
+                     * would meet the budget first; a win ends the search.
+                     * Either one out of its states or memory goes on. */
+                    if (p->width[i] == -3 && !r.dead)
                         continue;
                     long long saved = b->max_states;
                     long long cap = p->sel[i] >= 0 ? b->states + p->sel[i] : saved;
                     if (cap >= 0 && (saved < 0 || cap < saved))
                         b->max_states = cap;
-                    size_t rpeak = 0;
-                    int st = bk_relax(&r, b, root, &rpeak);
-                    b->max_states = saved;
-                    if (rpeak > peak)
-                        peak = rpeak;
-                    if (st == ST_EXHAUSTED) {
-                        status = ST_EXHAUSTED;
-                    } else if (st == ST_LIMIT && (b->limit == LIM_MEMORY ||
-                                                  (b->limit == LIM_STATES &&
-                                                   (saved < 0 || b->states < saved)))) {
-                        b->limit = 0;
-                    } else if (st != ST_WIN) {
-                        status = st < 0 ? ST_ERROR : st;
-                    }
-                    continue;
-                }
-                if (p->width[i] == -4) {
-                    /* the exhaustive search for sel[i] positions (or to the
-                     * end), under the portfolio's rules, so that its line is
-                     * played as every line is: a small lost space is proven
-                     * lost here, where the best-first search's own order
-                     * would meet the budget first; a win ends the search; a
-                     * search out of its positions or memory goes on */
-                    long long saved = b->max_states;
-                    long long cap = p->sel[i] >= 0 ? b->states + p->sel[i] : saved;
-                    if (cap >= 0 && (saved < 0 || cap < saved))
-                        b->max_states = cap;
-                    size_t xpeak = 0;
+                    size_t speak = 0, nx = 0;
                     CMove *xl = NULL;
-                    size_t nx = 0;
-                    int st = bk_exhaust(&r, &w, b, root, &xl, &nx, &xpeak);
+                    int st = p->width[i] == -3 ? bk_relax(&r, b, root, &speak)
+                                               : bk_exhaust(&r, &w, b, root, &xl, &nx, &speak);
                     b->max_states = saved;
-                    if (xpeak > peak)
-                        peak = xpeak;
-                    if (st == ST_WIN) {
+                    if (speak > peak)
+                        peak = speak;
+                    if (st == ST_WIN && xl) {
                         status = ST_WIN;
                         f->xline = xl;
                         f->nxline = nx;
@@ -432,7 +410,7 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                                                   (b->limit == LIM_STATES &&
                                                    (saved < 0 || b->states < saved)))) {
                         b->limit = 0;
-                    } else {
+                    } else if (st != ST_WIN) {
                         status = st < 0 ? ST_ERROR : st;
                     }
                     continue;
