@@ -402,7 +402,8 @@ BK_FN size_t records_sort_unique(uint8_t *recs, size_t n, int rec);
 /* line.c */
 BK_FN CMove *path_from(Store *s, uint32_t end, size_t *n);
 BK_FN int checked_counts(const Rules *r, Placed *pl, Store *s, uint32_t end, bk_counts *out);
-BK_FN int checked_path(const Rules *r, Placed *pl, CMove *path, size_t n, bk_counts *out);
+BK_FN int checked_path(const Rules *r, Placed *pl, const CMove *path, size_t n,
+                       bk_counts *out);
 
 /* moves.c */
 BK_FN int bk_dead(const uint8_t *k);

@@ -316,17 +316,18 @@ BK_FN int checked_counts(const Rules *r, Placed *pl, Store *s, uint32_t end, bk_
     CMove *path = s ? path_from(s, end, &n) : malloc(sizeof(CMove));
     if (!path)
         return -BK_ERR_NOMEM;
-    return checked_path(r, pl, path, n, out);
+    int rc = checked_path(r, pl, path, n, out);
+    free(path);
+    return rc;
 }
 
-/* checked_counts of a line given as moves (taken over: freed here). */
-BK_FN int checked_path(const Rules *r, Placed *pl, CMove *path, size_t n, bk_counts *out)
+/* checked_counts of a line given as moves. */
+BK_FN int checked_path(const Rules *r, Placed *pl, const CMove *path, size_t n, bk_counts *out)
 {
     Sim m;
     int ok = sim_line(&m, r, pl, path, n) == 0;
     if (!ok && m.err == BK_ERR_NOMEM) {
         sim_free(&m);
-        free(path);
         return -BK_ERR_NOMEM;
     }
     ok = ok && check_singles(r, pl, m.singles.v, m.singles.n);
@@ -338,7 +339,6 @@ BK_FN int checked_path(const Rules *r, Placed *pl, CMove *path, size_t n, bk_cou
     out->player = player;
     out->checked = ok;
     sim_free(&m);
-    free(path);
     return 0;
 }
 

@@ -496,13 +496,8 @@ CMove *bk_found_line(const bk_found *f, size_t *n)
 
 int bk_found_checked(const bk_found *f, const Rules *r, Placed *pl, bk_counts *out)
 {
-    if (f->xline) {
-        size_t n = 0;
-        CMove *line = bk_found_line(f, &n);
-        if (!line)
-            return -BK_ERR_NOMEM;
-        return checked_path(r, pl, line, n, out);
-    }
+    if (f->xline)
+        return checked_path(r, pl, f->xline, f->nxline, out);
     return checked_counts(r, pl, f->win_store, f->win, out);
 }
 
