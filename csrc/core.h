@@ -58,6 +58,8 @@
 #define D_EMPTY 54
 
 enum { BUILD_SAME = BK_BUILD_SAME, BUILD_ALT = BK_BUILD_ALT, BUILD_ANY = BK_BUILD_ANY };
+/* Rules.cellclose: no closure of the cells, pruning rule 9's, rule 10's. */
+enum { CLOSE_NONE = 0, CLOSE_NATURAL = 1, CLOSE_ONE_CELL = 2 };
 enum { ST_RUNNING = BK_RUNNING, ST_WIN = BK_WIN, ST_EXHAUSTED = BK_EXHAUSTED, ST_LIMIT = BK_LIMIT,
        ST_STAGE = BK_STAGE, ST_ERROR = BK_ERROR };
 enum { LIM_NONE = BK_LIM_NONE, LIM_STATES = BK_LIM_STATES, LIM_TIME = BK_LIM_TIME,

@@ -44,7 +44,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DISK_MAGIC "bakers-disk-search 4"
+#define DISK_MAGIC "bakers-disk-search 5"
+#define DISK_MAGIC_V4 "bakers-disk-search 4" /* no closure in its rules line */
 #define DISK_MAGIC_V3 "bakers-disk-search 3" /* resumed after conversion */
 #define E_FULL (-1000) /* the disk budget is spent (b->limit says so) */
 #define E_IO (-1001)   /* a file could not be read or written */
@@ -53,7 +54,8 @@
 #define MAXRUNS 4096
 
 typedef struct {
-    const Rules *r;
+    const Rules *r;        /* ``rules``: the caller's, with a checkpoint's closure */
+    Rules rules;
     const Weights *w;
     Budget *b;
     const bk_disk *opt;
@@ -195,8 +197,8 @@ static int save_state(Disk *k)
     FILE *f = fopen(tmp, "w");
     if (!f)
         return E_IO;
-    fprintf(f, "%s\nrules %d %d %d %d %d %d %d\nroot ", DISK_MAGIC, k->r->ncols, k->r->ncells,
-            k->r->build, k->r->can_fill, k->r->supermoves, k->r->horne, k->rec);
+    fprintf(f, "%s\nrules %d %d %d %d %d %d %d %d\nroot ", DISK_MAGIC, k->r->ncols, k->r->ncells,
+            k->r->build, k->r->can_fill, k->r->supermoves, k->r->horne, k->rec, k->r->cellclose);
     for (int c = 0; c < NCARDS; c++)
         fprintf(f, "%02x", k->root[c]);
     fprintf(f, "\nat %d %d %lld\npending", k->layer, k->level, k->states0);
@@ -217,7 +219,11 @@ static int save_state(Disk *k)
 }
 
 /* 1: resumed from the state file; 0: none there; -BK_ERR_RESUME: it belongs to
- * another search; E_IO: unreadable. */
+ * another search; E_IO: unreadable. A checkpoint of the formats before 5 was
+ * made with the closure of the cells those versions had (pruning rule 9's,
+ * none in FreeCell): the search goes on under it, and says so in the
+ * checkpoints it writes, so that its positions and count are those of the
+ * search it began. */
 static int load_state(Disk *k)
 {
     char path[4096];
@@ -226,12 +232,19 @@ static int load_state(Disk *k)
     if (!f)
         return errno == ENOENT ? 0 : E_IO;
     char magic[64] = {0}, hex[2 * NCARDS + 2] = {0};
-    int a[7], ok = 1;
+    int a[8], ok = 1;
     ok &= fgets(magic, sizeof magic, f) != NULL;
     k->v3 = ok && strncmp(magic, DISK_MAGIC_V3, strlen(DISK_MAGIC_V3)) == 0;
-    ok &= k->v3 || strncmp(magic, DISK_MAGIC, strlen(DISK_MAGIC)) == 0;
+    int old = k->v3 || (ok && strncmp(magic, DISK_MAGIC_V4, strlen(DISK_MAGIC_V4)) == 0);
+    ok &= old || strncmp(magic, DISK_MAGIC, strlen(DISK_MAGIC)) == 0;
     ok &= fscanf(f, " rules %d %d %d %d %d %d %d", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5],
                  &a[6]) == 7;
+    /* the closure before format 5 */
+    int before = a[2] == BUILD_SAME && a[1] > 0 && a[3] && a[4] ? CLOSE_NATURAL : CLOSE_NONE;
+    if (old)
+        a[7] = before;
+    else
+        ok &= fscanf(f, " %d", &a[7]) == 1;
     ok &= fscanf(f, " root %104s", hex) == 1;
     ok &= fscanf(f, " at %d %d %lld", &k->layer, &k->level, &k->states0) == 3;
     ok &= fscanf(f, " pending") == 0;
@@ -247,7 +260,10 @@ static int load_state(Disk *k)
         unsigned v;
         same = sscanf(hex + 2 * c, "%2x", &v) == 1 && v == k->root[c];
     }
-    return same ? 1 : -BK_ERR_RESUME;
+    if (!same || (a[7] != k->rules.cellclose && a[7] != before))
+        return -BK_ERR_RESUME;
+    k->rules.cellclose = a[7];
+    return 1;
 }
 
 /* --- records ------------------------------------------------------------------ */
@@ -1014,7 +1030,8 @@ int bk_exhaust_disk(const Rules *r, const Weights *w, Budget *b, const uint8_t *
     Disk *k = calloc(1, sizeof *k);
     if (!k)
         return -BK_ERR_NOMEM;
-    k->r = r;
+    k->rules = *r;
+    k->r = &k->rules;
     k->w = w;
     k->b = b;
     k->opt = opt;

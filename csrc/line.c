@@ -121,12 +121,45 @@ static int sim_top_col(const Sim *m, int card)
 
 static int sim_play(Sim *m, int card, int count, int dest);
 
+/* Whether ``card`` lies in a column with a card on it. */
+static int sim_covered(const Sim *m, int card)
+{
+    for (int j = 0; j < m->ncols; j++)
+        for (int t = 0; t + 1 < m->len[j]; t++)
+            if (m->cols[j][t] == card)
+                return 1;
+    return 0;
+}
+
+/* Pruning rule 10's closure (FreeCell with one cell), as close_one_cell:
+ * the card in the cell onto the first of its parents that is a column's
+ * exposed card and not ready to go home, where its twin is home or
+ * covered. */
+static int sim_close_one_cell(Sim *m)
+{
+    int c = m->cells[0];
+    if (c < 0 || c >= 48)
+        return 0;
+    int z = c ^ 3;
+    if (m->fnd[z & 3] <= z >> 2 && !sim_covered(m, z))
+        return 0;
+    for (int q = 0; q < m->r->nparents[c]; q++) {
+        int x = m->r->parents[c][q];
+        if (!ready(m->fnd, x) && sim_top_col(m, x) >= 0)
+            return sim_play(m, c, 1, x);
+    }
+    return 0;
+}
+
 /* Pruning rule 9's closure, as the search makes it after the safe cards
  * went home: each card in a cell whose natural parent is a column's exposed
- * card goes onto it, the highest card first. */
+ * card goes onto it, the highest card first (rule 10's where the rules
+ * have it). */
 static int sim_cellclose(Sim *m)
 {
-    if (!m->r->cellclose)
+    if (m->r->cellclose == CLOSE_ONE_CELL)
+        return sim_close_one_cell(m);
+    if (m->r->cellclose != CLOSE_NATURAL)
         return 0;
     for (int c = 47; c >= 0; c--)
         for (int i = 0; i < m->ncells; i++)
@@ -189,7 +222,7 @@ static int sim_play(Sim *m, int card, int count, int dest)
     } else {
         dst = sim_top_col(m, dest);
     }
-    if (count > 1 && dest == -2 && src >= 0 && src < P_CELL && m->r->cellclose) {
+    if (count > 1 && dest == -2 && src >= 0 && src < P_CELL && m->r->cellclose == CLOSE_NATURAL) {
         /* rule 9's run into cells: its cards one by one, each a move */
         for (int t = 0; t < count; t++)
             if (sim_play(m, m->cols[src][m->len[src] - 1], 1, -2) < 0)

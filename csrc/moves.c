@@ -83,6 +83,38 @@ static int close_cells(const Weights *w, uint8_t *k, int *h, uint32_t *hash)
     return moved;
 }
 
+/* Pruning rule 10 (FreeCell with one cell): the card c in the cell goes
+ * onto a parent X (the first of its two, by index) that lies exposed in a
+ * column and is not ready to go home, where c's twin (the other card of its
+ * colour and rank) is home or has a card on it. The heuristic follows as in
+ * close_cells. Returns whether the card moved. */
+static int close_one_cell(const Rules *r, const Weights *w, uint8_t *k, int *h, uint32_t *hash)
+{
+    uint64_t bottoms, cells, home;
+    masks(k, &bottoms, &cells, &home);
+    cells &= (1ULL << 48) - 1; /* a king has no parent */
+    if (!cells)
+        return 0;
+    int c = __builtin_ctzll(cells), z = c ^ 3; /* suits 0-3 black, 1-2 red */
+    if (k[z] != HOME && !lying_on(k, z))
+        return 0;
+    for (int q = 0; q < r->nparents[c]; q++) {
+        int x = r->parents[c][q];
+        if (k[x] > BOTTOM || lying_on(k, x) || k[x - 4] == HOME)
+            continue;
+        int blocked = 0, next = 0;
+        for (int y = x, n = 0; y < NCARDS && n < NCARDS; y = k[y], n++) {
+            blocked |= (y & 3) == (c & 3) && y < c;
+            next += y < 4 || k[y - 4] == HOME;
+        }
+        *h += -w->cell + blocked * w->blocked + next * w->need;
+        *hash ^= zobrist[c][CELL] ^ zobrist[c][x];
+        k[c] = (uint8_t)x;
+        return 1;
+    }
+    return 0;
+}
+
 static inline __attribute__((always_inline)) int emit_raw(Gen *g, int card, int count, int dest,
                                                           int below, int uncovered, int h,
                                                           const uint8_t *run, int j, int i,
@@ -99,11 +131,19 @@ static inline __attribute__((always_inline)) void emit(Gen *g, const int cellclo
                                                        int j, int i, int keep)
 {
     int autoplayed = emit_raw(g, card, count, dest, below, uncovered, h, run, j, i, keep);
-    if (!cellclose)
+    if (cellclose == CLOSE_NONE)
         return;
     Child *ch = &g->out[g->n - 1];
     if (ch->win)
         return;
+    if (cellclose == CLOSE_ONE_CELL) {
+        /* a card into the cell that the closure puts back where it lay
+         * gives the parent back: no child */
+        if (close_one_cell(g->r, g->w, ch->key, &ch->h, &ch->hash) && below == CELL &&
+            ch->key[card] == uncovered)
+            g->n--;
+        return;
+    }
     /* Where no card in the parent's cells has its parent exposed, only a
      * card the move exposes can be one's parent: the card it uncovered, or
      * the card it took from a cell (a run keeps its top card exposed, and a
@@ -324,7 +364,7 @@ generate_as(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
             int hp, Child *out, const int cc)
 {
     Gen g = {r, w, pk, p, hp, phash, out, 0, w->need ? pos_need(p) : 0, 0};
-    if (cc)
+    if (cc == CLOSE_NATURAL)
         for (int ci = 0; ci < p->ncells; ci++)
             g.open_cells |= p->cells[ci] < 48 && p->topcol[p->cells[ci] + 4] >= 0;
     int nfree = r->ncells - p->ncells;
@@ -366,10 +406,10 @@ generate_as(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
          * rule 9 not where its natural parent is exposed, beneath it (the
          * closure would put it back) or elsewhere (the closure would make it
          * the move onto that card), and a built run goes into cells whole */
-        if (cc && run >= 2) {
+        if (cc == CLOSE_NATURAL && run >= 2) {
             if (nfree >= run)
                 emit_run_to_cells(&g, i, run);
-        } else if (nfree && !(cc && top < 48 && p->topcol[top + 4] >= 0)) {
+        } else if (nfree && !(cc == CLOSE_NATURAL && top < 48 && p->topcol[top + 4] >= 0)) {
             int u = L > 1 ? a[L - 2] : NONE;
             emit(&g, cc, top, 1, D_CELL, CELL, u, hp + w->cell + dtop, a + L - 1, -1, i, L - 1);
         }
@@ -424,6 +464,12 @@ generate_as(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
 BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
                     const Pos *p, int hp, Child *out)
 {
-    return r->cellclose ? generate_as(r, w, pk, phash, p, hp, out, 1)
-                        : generate_as(r, w, pk, phash, p, hp, out, 0);
+    switch (r->cellclose) {
+    case CLOSE_NATURAL:
+        return generate_as(r, w, pk, phash, p, hp, out, CLOSE_NATURAL);
+    case CLOSE_ONE_CELL:
+        return generate_as(r, w, pk, phash, p, hp, out, CLOSE_ONE_CELL);
+    default:
+        return generate_as(r, w, pk, phash, p, hp, out, CLOSE_NONE);
+    }
 }

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import gzip
 import os
 import random
 from pathlib import Path
@@ -40,7 +41,8 @@ if not native.AVAILABLE:
 DATA = Path(__file__).resolve().parent / "data"
 
 # (game, cell counts) for the differential walks
-VARIANTS = [("bakers_game", (0, 1, 3, 4, 8)), ("freecell", (0, 2, 4, 6)), ("bakers_dozen", (None,))]
+VARIANTS = [("bakers_game", (0, 1, 3, 4, 8)), ("freecell", (0, 1, 2, 4, 6)),
+            ("bakers_dozen", (None,))]
 
 
 def code(place: Place) -> int:
@@ -962,3 +964,75 @@ def test_rule_9_keeps_the_verdicts_of_searches_without_it(cells: int) -> None:
     assert decided >= 60
     if cells >= 3:
         assert runs_into_cells > 0 and closures > 0
+
+
+def atlas_verdicts(game: str, cells: int) -> dict[int, str]:
+    """The repository atlas's proven verdicts of a game at a cell count
+    (data/atlas/atlas.csv.gz, made by searches without pruning rule 10)."""
+    path = Path(__file__).resolve().parent.parent / "data" / "atlas" / "atlas.csv.gz"
+    prefix = f"results,{game},{cells},"
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        rows = [row for row in csv.reader(line for line in fh if line.startswith(prefix))]
+    return {int(row[3]): row[4] for row in rows if row[4] != "unknown"}
+
+
+def test_rule_10_keeps_the_atlas_verdicts_and_its_lines_replay() -> None:
+    """FreeCell with one cell, where the closure of pruning rule 10 comes up
+    on most lines: the core's portfolio and exhaustive search (both with
+    it) give the atlas's proven verdict (made without it) on every deal of
+    1-60 they decide, and every winning line, closure moves included,
+    replays through the rules engine and the core's checker."""
+    atlas = atlas_verdicts("freecell", 1)
+    decided = closures = 0
+    for deal in range(1, 61):
+        board = Board.deal("freecell", deal, cells=1)
+        for search in ("portfolio", "exhaustive"):
+            got = solve(board, engine="native", search=search, max_states=1_000_000)
+            if got.verdict is not Verdict.UNKNOWN:
+                assert got.verdict.value == atlas[deal], (deal, search)
+                decided += 1
+        found = native.search(board, native.Portfolio.for_game(board.game), timeout=None,
+                              max_states=1_000_000, max_memory_mb=None)
+        if found.verdict == "winnable":
+            assert found.line is not None
+            moves, singles = native.play_line_places(board, found.line)
+            assert native.check_line(board, singles), deal
+            closures += sum(1 for _, dst, _ in moves if dst != native.PLACE_FOUNDATION) - len(
+                [m for m in found.line if m[2] != -1])
+    assert decided >= 100 and closures > 0
+
+
+def test_rule_10_shrinks_a_proof_of_loss() -> None:
+    """FreeCell deal 90 with one cell: the exhaustive search with pruning
+    rule 10 proves it lost in 547,042 positions, where rules 1-6 alone take
+    925,229 (the search of the checkpoint formats before it, which goes on
+    without it: tests/test_disk.py)."""
+    board = Board.deal("freecell", 90, cells=1)
+    found = native.exhaust(board, timeout=None, max_states=None, max_memory_mb=None)
+    assert (found.verdict, found.states) == ("impossible", 547_042)
+
+
+def test_rule_10_closes_a_cell_only_where_it_holds() -> None:
+    """The closure's conditions one by one on a position of the rules
+    engine (the reference): the card in the cell goes onto a parent exposed
+    and not ready, where its twin is covered; not where the twin is exposed,
+    nor onto a ready parent."""
+    game = Board.deal("freecell", 1, cells=1).game
+    rules = Rules(game, tables(game.build), cellclose=True)
+    assert rules.cellclose_one
+
+    def c(text: str) -> int:
+        return Card.from_str(text).index
+    # 9H in the cell; 10S exposed; 9D (its twin) under 5C
+    cols = [bytes([c("2C"), c("TS")]), bytes([c("9D"), c("5C")])] + [b""] * 6
+    fnd = bytearray(4)
+    left = rules._close_one_cell(fnd, bytes([c("9H")]), cols)
+    assert left == b"" and cols[0][-1] == c("9H")
+    # the twin exposed: no closure
+    cols = [bytes([c("2C"), c("TS")]), bytes([c("5C"), c("9D")])] + [b""] * 6
+    assert rules._close_one_cell(bytearray(4), bytes([c("9H")]), cols) == bytes([c("9H")])
+    # the parent ready to go home (spades up to the nine home): no closure
+    cols = [bytes([c("2C"), c("TS")]), bytes([c("9D"), c("5C")])] + [b""] * 6
+    fnd = bytearray(4)
+    fnd[c("TS") & 3] = 9
+    assert rules._close_one_cell(fnd, bytes([c("9H")]), cols) == bytes([c("9H")])

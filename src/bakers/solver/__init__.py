@@ -304,16 +304,60 @@ search that ends without it proves the position lost.
    1,001–9,000: 16,734,404 → 9,202,892, the same verdicts;
    ``docs/benchmarks.md``).
 
+10. **In FreeCell with one cell, the card Y in the cell goes onto a
+    parent X** — one of the two cards of the other colour one rank higher —
+    that is a column's exposed card and not ready to go home (its suit's
+    home cards do not reach the card below it), where Y's *twin* Z (the
+    other card of Y's colour and rank) is home or has a card on it; the
+    first such X by card index, after the safe cards went home (the core's
+    ``close_one_cell``; ``engine.Rules(..., cellclose=True)`` is the
+    reference, ``line.c`` plays the move in a line). A move of a card into
+    the cell that the closure puts back where it lay gives the parent back,
+    and is no child. *Why:* write C(P) for P so closed (its cell is empty
+    whenever C(P) ≠ P). Claim: for every position P that the search under
+    rules 1–6 reaches, the search with rule 10 reaches C(P); a won position
+    has an empty cell, so it is its own C(P), and the win is found. By
+    induction on the moves to P: C(root) is the root or its child by the
+    move onto X. Let P reach P' by a move m (and the safe cards home), and
+    let S = C(P) be reached. If S = P, m is S's move and the search makes
+    C(P'). Otherwise P has Y in its cell and X exposed, and S has Y on X
+    and its cell empty. Only Y and Z build on X, and Z cannot move (home or
+    covered); X cannot go home (not ready) nor into the cell (full). So m
+    is (a) Y onto X: P' = S; (b) Y onto its other parent, into an empty
+    column or home: S moves Y from X there, to the same position; (c) the
+    built run topped by X onto a card or into an empty column: S moves the
+    same run with Y on top, which its room allows ((F + 1)·2^E, for F free
+    cells and E empty columns besides the destination, grows by 2^E ≥ 1
+    with the cell S has free); (d) any other move: S makes it alike (S has
+    the exposed cards of P but X, and a free cell more). After (c) or (d)
+    S's child S' is P' with Y on X — the safe cards go home alike, Y
+    included (exposed in S', in the cell in P'), and X too unless Y covers
+    it. If the closure holds in P' with X, C(P') = S'. If it holds with
+    another parent that m exposed, S' moves Y onto it: C(P'). If it does
+    not hold (m made Z exposed, or X ready, or sent X home through the safe
+    cards), S' moves Y into its free cell, and the safe cards and the
+    closure give C(P'). So C(P') is reached in at most one more move, and
+    the induction goes on. Not with two cells or more: a move of X into a
+    cell, or of a run from X through the cells, would need Y's cell too (a
+    macro move like rule 9's); nor in the short-line search, whose bound
+    does not count the closure's moves; nor in the Python engine's
+    portfolio and lines (only as the reference). It shrinks the spaces of
+    FreeCell with one cell about one and a half times (the exhaustive
+    search, deal 90: 925,229 positions → 547,042; 1706: 2,365,759 →
+    1,673,336; 10113: 5,984,201 → 3,867,984; the same verdicts;
+    ``docs/benchmarks.md``).
+
 Each argument for rules 1–8 deletes moves from a line and never adds one
 (rule 6 turns moves into foundation moves), so those rules also keep a line
 of fewest *player moves* (moves that do not go to a foundation): the
-short-line search prunes by them (rule 9 adds moves, so not by it).
+short-line search prunes by them (rules 9 and 10 add moves, so not by them).
 
 Forcing "reversible" moves (a card from a cell back onto a column, say)
 through a closure step is unsound in general — it cuts off positions that
 need the reverse move first; rule 9 is such a closure made sound in Baker's
 Game by moving built runs into cells whole and keeping run moves of every
-length.
+length, and rule 10 in FreeCell with one cell by closing only where no other
+card can want the parent and the parent cannot go home.
 
 Costs and lengths of the Python engine (one core, CPU time)
 ---------------------------------------------------
