@@ -51,13 +51,27 @@ static int close_h(const Rules *r, const Weights *w, uint8_t *k, int *fnd, const
     return fnd[0] + fnd[1] + fnd[2] + fnd[3];
 }
 
+/* Card c from a cell onto the exposed card p it builds on, the heuristic
+ * following (``h``, ``hash``): c leaves its cell, lies on a card it builds
+ * on (blocked if a lower card of its suit lies beneath it), and adds one
+ * card above each foundation's next card in p's column. */
+static inline void from_cell(const Weights *w, uint8_t *k, int c, int p, int *h, uint32_t *hash)
+{
+    int blocked = 0, next = 0;
+    for (int x = p, n = 0; x < NCARDS && n < NCARDS; x = k[x], n++) {
+        blocked |= (x & 3) == (c & 3) && x < c;
+        next += x < 4 || k[x - 4] == HOME;
+    }
+    *h += -w->cell + blocked * w->blocked + next * w->need;
+    *hash ^= zobrist[c][CELL] ^ zobrist[c][p];
+    k[c] = (uint8_t)p;
+}
+
 /* Pruning rule 9 (Baker's Game): every card in a cell whose natural parent
  * (its suit's next higher card) lies exposed in a column goes onto it. Cards
  * are taken from the highest down, so a card put on its parent is there for
- * its own child in the same pass. The heuristic follows (``h``, ``hash``):
- * the card leaves its cell, lies on a card it builds on (blocked if a lower
- * card of its suit lies beneath it), and adds one card above each
- * foundation's next card in that column. Returns whether a card moved. */
+ * its own child in the same pass, the heuristic following (from_cell).
+ * Returns whether a card moved. */
 static int close_cells(const Weights *w, uint8_t *k, int *h, uint32_t *hash)
 {
     uint64_t bottoms, cells, home;
@@ -70,14 +84,7 @@ static int close_cells(const Weights *w, uint8_t *k, int *h, uint32_t *hash)
         int p = c + 4;
         if (k[p] > BOTTOM || lying_on(k, p))
             continue;
-        int blocked = 0, next = 0;
-        for (int x = p, n = 0; x < NCARDS && n < NCARDS; x = k[x], n++) {
-            blocked |= (x & 3) == (c & 3) && x < c;
-            next += x < 4 || k[x - 4] == HOME;
-        }
-        *h += -w->cell + blocked * w->blocked + next * w->need;
-        *hash ^= zobrist[c][CELL] ^ zobrist[c][p];
-        k[c] = (uint8_t)p;
+        from_cell(w, k, c, p, h, hash);
         moved = 1;
     }
     return moved;
@@ -86,8 +93,8 @@ static int close_cells(const Weights *w, uint8_t *k, int *h, uint32_t *hash)
 /* Pruning rule 10 (FreeCell with one cell): the card c in the cell goes
  * onto a parent X (the first of its two, by index) that lies exposed in a
  * column and is not ready to go home, where c's twin (the other card of its
- * colour and rank) is home or has a card on it. The heuristic follows as in
- * close_cells. Returns whether the card moved. */
+ * colour and rank) is home or has a card on it, the heuristic following
+ * (from_cell). Returns whether the card moved. */
 static int close_one_cell(const Rules *r, const Weights *w, uint8_t *k, int *h, uint32_t *hash)
 {
     uint64_t bottoms, cells, home;
@@ -102,14 +109,7 @@ static int close_one_cell(const Rules *r, const Weights *w, uint8_t *k, int *h, 
         int x = r->parents[c][q];
         if (k[x] > BOTTOM || lying_on(k, x) || k[x - 4] == HOME)
             continue;
-        int blocked = 0, next = 0;
-        for (int y = x, n = 0; y < NCARDS && n < NCARDS; y = k[y], n++) {
-            blocked |= (y & 3) == (c & 3) && y < c;
-            next += y < 4 || k[y - 4] == HOME;
-        }
-        *h += -w->cell + blocked * w->blocked + next * w->need;
-        *hash ^= zobrist[c][CELL] ^ zobrist[c][x];
-        k[c] = (uint8_t)x;
+        from_cell(w, k, c, x, h, hash);
         return 1;
     }
     return 0;
