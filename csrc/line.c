@@ -131,22 +131,36 @@ static int sim_covered(const Sim *m, int card)
     return 0;
 }
 
-/* Pruning rule 10's closure (FreeCell with one cell), as close_one_cell:
- * the card in the cell onto the first of its parents that is a column's
- * exposed card and not ready to go home, where its twin is home or
- * covered. */
-static int sim_close_one_cell(Sim *m)
+/* Pruning rule 10's closure (FreeCell with few cells), as close_full: when
+ * every cell is full, each card in a cell onto the first of its parents
+ * that is a column's exposed card and not ready to go home, where its twin
+ * is home or covered, until none can. */
+static int sim_close_full(Sim *m)
 {
-    int c = m->cells[0];
-    if (c < 0 || c >= 48)
-        return 0;
-    int z = c ^ 3;
-    if (m->fnd[z & 3] <= z >> 2 && !sim_covered(m, z))
-        return 0;
-    for (int q = 0; q < m->r->nparents[c]; q++) {
-        int x = m->r->parents[c][q];
-        if (!ready(m->fnd, x) && sim_top_col(m, x) >= 0)
-            return sim_play(m, c, 1, x);
+    for (int i = 0; i < m->ncells; i++)
+        if (m->cells[i] < 0)
+            return 0;
+    for (int again = 1; again;) {
+        again = 0;
+        for (int c = 0; c < 48; c++) { /* the cards by index, as close_full */
+            int in_cell = 0;
+            for (int i = 0; i < m->ncells; i++)
+                in_cell |= m->cells[i] == c;
+            if (!in_cell)
+                continue;
+            int z = c ^ 3;
+            if (m->fnd[z & 3] <= z >> 2 && !sim_covered(m, z))
+                continue;
+            for (int q = 0; q < m->r->nparents[c]; q++) {
+                int x = m->r->parents[c][q];
+                if (!ready(m->fnd, x) && sim_top_col(m, x) >= 0) {
+                    if (sim_play(m, c, 1, x) < 0)
+                        return -1;
+                    again = 1;
+                    break;
+                }
+            }
+        }
     }
     return 0;
 }
@@ -157,8 +171,8 @@ static int sim_close_one_cell(Sim *m)
  * have it). */
 static int sim_cellclose(Sim *m)
 {
-    if (m->r->cellclose == CLOSE_ONE_CELL)
-        return sim_close_one_cell(m);
+    if (m->r->cellclose == CLOSE_FULL)
+        return sim_close_full(m);
     if (m->r->cellclose != CLOSE_NATURAL)
         return 0;
     for (int c = 47; c >= 0; c--)

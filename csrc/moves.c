@@ -90,29 +90,39 @@ static int close_cells(const Weights *w, uint8_t *k, int *h, uint32_t *hash)
     return moved;
 }
 
-/* Pruning rule 10 (FreeCell with one cell): the card c in the cell goes
- * onto a parent X (the first of its two, by index) that lies exposed in a
- * column and is not ready to go home, where c's twin (the other card of its
- * colour and rank) is home or has a card on it, the heuristic following
- * (from_cell). Returns whether the card moved. */
-static int close_one_cell(const Rules *r, const Weights *w, uint8_t *k, int *h, uint32_t *hash)
+/* Pruning rule 10 (FreeCell with few cells): when every cell is full, each
+ * card c in a cell goes onto a parent X (the first of its two, by index)
+ * that lies exposed in a column and is not ready to go home, where c's twin
+ * (the other card of its colour and rank) is home or has a card on it;
+ * until no card can (a card put on a parent may take another, and covers
+ * it), the cards taken by index pass after pass, the heuristic following
+ * (from_cell). Returns whether a card moved. */
+static int close_full(const Rules *r, const Weights *w, uint8_t *k, int *h, uint32_t *hash)
 {
     uint64_t bottoms, cells, home;
     masks(k, &bottoms, &cells, &home);
+    if (__builtin_popcountll(cells) < r->ncells)
+        return 0;
     cells &= (1ULL << 48) - 1; /* a king has no parent */
-    if (!cells)
-        return 0;
-    int c = __builtin_ctzll(cells), z = c ^ 3; /* suits 0-3 black, 1-2 red */
-    if (k[z] != HOME && !lying_on(k, z))
-        return 0;
-    for (int q = 0; q < r->nparents[c]; q++) {
-        int x = r->parents[c][q];
-        if (k[x] > BOTTOM || lying_on(k, x) || k[x - 4] == HOME)
-            continue;
-        from_cell(w, k, c, x, h, hash);
-        return 1;
+    int moved = 0, again = 1;
+    while (again) {
+        again = 0;
+        for (uint64_t m = cells; m; m &= m - 1) {
+            int c = __builtin_ctzll(m), z = c ^ 3; /* suits 0-3 black, 1-2 red */
+            if (k[z] != HOME && !lying_on(k, z))
+                continue;
+            for (int q = 0; q < r->nparents[c]; q++) {
+                int x = r->parents[c][q];
+                if (k[x] > BOTTOM || lying_on(k, x) || k[x - 4] == HOME)
+                    continue;
+                from_cell(w, k, c, x, h, hash);
+                cells &= ~(1ULL << c);
+                moved = again = 1;
+                break;
+            }
+        }
     }
-    return 0;
+    return moved;
 }
 
 static inline __attribute__((always_inline)) int emit_raw(Gen *g, int card, int count, int dest,
@@ -136,11 +146,11 @@ static inline __attribute__((always_inline)) void emit(Gen *g, const int cellclo
     Child *ch = &g->out[g->n - 1];
     if (ch->win)
         return;
-    if (cellclose == CLOSE_ONE_CELL) {
-        /* a card into the cell that the closure puts back where it lay
-         * gives the parent back: no child */
-        if (close_one_cell(g->r, g->w, ch->key, &ch->h, &ch->hash) && below == CELL &&
-            ch->key[card] == uncovered)
+    if (cellclose == CLOSE_FULL) {
+        /* a card into a cell that the closure puts back gives the parent
+         * back: no child */
+        if (close_full(g->r, g->w, ch->key, &ch->h, &ch->hash) && below == CELL &&
+            !memcmp(ch->key, g->pk, NCARDS))
             g->n--;
         return;
     }
@@ -467,8 +477,8 @@ BK_FN int generate(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t
     switch (r->cellclose) {
     case CLOSE_NATURAL:
         return generate_as(r, w, pk, phash, p, hp, out, CLOSE_NATURAL);
-    case CLOSE_ONE_CELL:
-        return generate_as(r, w, pk, phash, p, hp, out, CLOSE_ONE_CELL);
+    case CLOSE_FULL:
+        return generate_as(r, w, pk, phash, p, hp, out, CLOSE_FULL);
     default:
         return generate_as(r, w, pk, phash, p, hp, out, CLOSE_NONE);
     }

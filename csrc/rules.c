@@ -32,11 +32,12 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
     r->dead = build == BUILD_ANY && !ncells && !can_fill && !supermoves; /* pruning rule 7 */
     /* pruning rule 9: every card safe (so none is left ready), single moves
      * and run moves of every length, emptied columns refilled; pruning rule
-     * 10: FreeCell with one cell, under the same moves */
-    r->cellclose = !(can_fill && supermoves)         ? CLOSE_NONE
+     * 10: FreeCell under the same moves, with one to three cells (few
+     * cells, where most deals are lost and proofs are the work) */
+    r->cellclose = !(can_fill && supermoves) ? CLOSE_NONE
                    : build == BUILD_SAME && ncells > 0 ? CLOSE_NATURAL
-                   : build == BUILD_ALT && ncells == 1 ? CLOSE_ONE_CELL
-                                                       : CLOSE_NONE;
+                   : build == BUILD_ALT && ncells > 0 && ncells <= 3 ? CLOSE_FULL
+                                                                     : CLOSE_NONE;
     for (int c = 0; c < NCARDS; c++)
         for (int p = 0; p < NCARDS; p++)
             if (builds_card(build, c, p)) {

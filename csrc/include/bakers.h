@@ -72,8 +72,8 @@ typedef struct {
     int ncols, ncells, build, can_fill, supermoves, always_safe, horne;
     int dead; /* children no card of which can ever go home are dropped (pruning rule 7) */
     /* a cell's card goes onto an exposed parent: 1 its natural parent
-     * (pruning rule 9, Baker's Game), 2 one of two (pruning rule 10,
-     * FreeCell with one cell); 0 never */
+     * (pruning rule 9, Baker's Game), 2 one of two when every cell is full
+     * (pruning rule 10, FreeCell with one to three cells); 0 never */
     int cellclose;
     uint8_t builds[BK_NCARDS][BK_NCARDS]; /* builds[c][p]: c may lie on p */
     uint8_t parents[BK_NCARDS][4];

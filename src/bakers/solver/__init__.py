@@ -304,58 +304,68 @@ search that ends without it proves the position lost.
    1,001–9,000: 16,734,404 → 9,202,892, the same verdicts;
    ``docs/benchmarks.md``).
 
-10. **In FreeCell with one cell, the card Y in the cell goes onto a
-    parent X** — one of the two cards of the other colour one rank higher —
-    that is a column's exposed card and not ready to go home (its suit's
-    home cards do not reach the card below it), where Y's *twin* Z (the
-    other card of Y's colour and rank) is home or has a card on it; the
-    first such X by card index, after the safe cards went home (the core's
-    ``close_one_cell``; ``engine.Rules(..., cellclose=True)`` is the
-    reference, ``line.c`` plays the move in a line). A move of a card into
-    the cell that the closure puts back where it lay gives the parent back,
-    and is no child. *Why:* write C(P) for P so closed (its cell is empty
-    whenever C(P) ≠ P). Claim: for every position P that the search under
-    rules 1–6 reaches, the search with rule 10 reaches C(P); a won position
-    has an empty cell, so it is its own C(P), and the win is found. By
-    induction on the moves to P: C(root) is the root or its child by the
-    move onto X. Let P reach P' by a move m (and the safe cards home), and
-    let S = C(P) be reached. If S = P, m is S's move and the search makes
-    C(P'). Otherwise P has Y in its cell and X exposed, and S has Y on X
-    and its cell empty. Only Y and Z build on X; X cannot go home (not
-    ready) nor into the cell (full); Z, if not home, has a card on it, so
-    it moves only at the bottom of a built run of two cards or more, which
-    with the cell full needs an empty column. So m is (a) Y onto X: P' =
-    S; (b) Y onto its other parent, into an empty column or home: S moves
-    Y from X there, to the same position; (c) the built run topped by X
-    onto a card or into an empty column: S moves the same run with Y on
-    top, which its room allows ((F + 1)·2^E, for F free cells and E empty
-    columns besides the destination, grows by 2^E ≥ 1 with the cell S has
-    free); (d) a run with Z at its bottom onto X: S moves Y into an empty
-    column (a move of the closure's child: the cell stays empty), then the
-    run onto X (its room, a free cell and one empty column fewer, is P's),
-    then Y into its cell, where the closure gives C(P') (Z still lies
-    under the run); (e) any other move: S makes it alike (S has the exposed
-    cards of P but X, and a free cell more). After (c) or (e) S's child S'
-    is P' with Y on X — the safe cards go home alike, Y included (exposed
-    in S', in the cell in P'), and X too unless Y covers it. If the
-    closure holds in P' with X, C(P') = S'. If it holds with another
-    parent that m exposed, S' moves Y onto it: C(P'). If it does not hold
-    (m made Z exposed, or X ready, or sent X home through the safe cards),
-    S' moves Y into its free cell, and the safe cards and the closure give
-    C(P'). So C(P') is reached in at most three more moves, and the
-    induction goes on. Checked beyond the proof: 400 positions of random
-    play with one cell (396 lost) and 300 positions near the end of won
-    lines, some after random moves (295 won), each searched by the Python
-    engine without the rule and by both of the core's searches with it:
-    the same verdict every time. Not with two cells or more: a move of X into a
-    cell, or of a run from X through the cells, would need Y's cell too (a
-    macro move like rule 9's); nor in the short-line search, whose bound
-    does not count the closure's moves; nor in the Python engine's
-    portfolio and lines (only as the reference). It shrinks the spaces of
-    FreeCell with one cell about one and a half times (the exhaustive
-    search, deal 90: 925,229 positions → 547,042; 1706: 2,365,759 →
-    1,673,336; 10113: 5,984,201 → 3,867,984; the same verdicts;
-    ``docs/benchmarks.md``).
+10. **In FreeCell with one to three cells, when every cell is full, a card
+    Y in a cell goes onto a parent X** — one of the two cards of the other
+    colour one rank higher — that is a column's exposed card and not ready
+    to go home (its suit's home cards do not reach the card below it), where
+    Y's *twin* Z (the other card of Y's colour and rank) is home or has a
+    card on it: the first such X by card index, the cards in the cells taken
+    by index, pass after pass, until none moves (a card put on its parent can
+    take another), after the safe cards went home (the core's
+    ``close_full``; ``engine.Rules(..., cellclose=True)`` is the reference,
+    ``line.c`` plays the moves in a line). A move of a card into a cell
+    whose closure gives the parent back is no child. *Why:* write C(P) for
+    P so closed (P itself when a cell is free). Claim: for every position P
+    that the search under rules 1–6 reaches, the search with rule 10
+    reaches P or C(P); a won position has its cells empty, so the win is
+    found. By induction on the moves to P: the root is reached. Let P reach
+    P' by a move m (and the safe cards home). If P is reached, m is its move
+    and the search makes C(P'). Otherwise S = C(P) ≠ P is reached: P is
+    full and S has k ≥ 1 of its cell cards *placed* in columns, each on a
+    parent that is a card exposed in P (a *base*) or another placed card,
+    and k free cells. Facts: a placed card's base is not ready, and no card
+    was placed on a ready one; a column card exposed in P is covered in S
+    only if it is a base, and then by a card whose twin is home or covered.
+    m puts no card into a cell (P is full); S makes m's cards move, as
+    follows. (a) A cell card that is not placed, onto a card, into an empty
+    column or home: S makes the same move (its destination, a parent of a
+    card in a cell, is not a base: the card on a base has its twin out of
+    the cells). (b) A placed card Y: S moves Y with the placed cards on it
+    — a built run of at most k cards — onto the same card (unless Y lies
+    there: another base's card is Y's twin, whose twin Y is in a cell) or
+    into an empty column, which S's room allows ((F + 1)·2^E for
+    F free cells and E empty columns besides the destination: here at
+    least (k + 1)·2^E), or Y home (then nothing was placed on it, Y being
+    ready). (c) A run of n cards from a column onto a card D, into an empty
+    column, or its one card home: if its top card is a base, S moves it
+    with the placed cards on it (within its room: P's was 2^E, S's is
+    (k + 1)·2^E); a base never goes home (not ready). If D is a base, the
+    card on it in S is the twin of the run's bottom card, which has a card
+    on it, so n ≥ 2, and P's room 2^E ≥ 2 means an empty column: S first
+    moves that card with the placed cards on it into the empty column, then
+    the run (its room, (k + 1)·2^(E−1), still holds the run and the placed
+    cards on its top). The safe cards go home in S as in P but for cards
+    placed under others, which go home when uncovered below. Then S moves
+    back into a free cell every card that is in a cell in P' but not in
+    S's position now (placed cards only, lying on top of others), the top
+    one of each column first: a legal move each, and no cell is full
+    before the last. If P' has
+    a free cell (m took a card out of one, or sent one home), the result is
+    P' itself; if P' is full, the last move fills the cells and the search
+    closes the position: C(P'). So P' or C(P') is reached, and the induction
+    goes on. Only FreeCell with one to three cells, where most deals are
+    lost and the proofs are the work; not in the short-line search, whose
+    bound does not count the closure's moves; nor in the Python engine's
+    portfolio and lines (only as the reference). It shrinks FreeCell's
+    spaces with one cell about one and a half times and with two about
+    twice (the exhaustive search with one cell, deal 90: 925,229 positions →
+    547,042; 10113: 5,984,201 → 3,867,984; with two, deal 579: 224,858 →
+    100,356; the same verdicts; ``docs/benchmarks.md``). Checked beyond the
+    proof: positions of random play and positions near the end of won lines
+    (some after random moves), with one, two and three cells, 1,550 in all,
+    each searched by the Python engine without the rule and by both of the
+    core's searches with it: the same verdict every time; and deals 1–400
+    with two cells and 1–300 with three against the atlas.
 
 Each argument for rules 1–8 deletes moves from a line and never adds one
 (rule 6 turns moves into foundation moves), so those rules also keep a line
@@ -366,8 +376,9 @@ Forcing "reversible" moves (a card from a cell back onto a column, say)
 through a closure step is unsound in general — it cuts off positions that
 need the reverse move first; rule 9 is such a closure made sound in Baker's
 Game by moving built runs into cells whole and keeping run moves of every
-length, and rule 10 in FreeCell with one cell by closing only where no other
-card can want the parent and the parent cannot go home.
+length, and rule 10 in FreeCell with few cells by closing only when every
+cell is full, where no other card can want the parent and the parent cannot
+go home.
 
 Costs and lengths of the Python engine (one core, CPU time)
 ---------------------------------------------------

@@ -50,6 +50,7 @@ from .engine import (
 )
 from .native import AVAILABLE as NATIVE_AVAILABLE
 from .native import (
+    PLACE_FOUNDATION,
     CardLine,
     Portfolio,
     as_moves,
@@ -504,7 +505,10 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
                       else req.timeout - spent if req.timeout is not None else SHORT_SECONDS)
         if req.short_until is not None:
             short_time = min(short_time, req.short_until - spent)
-        upper = sum(1 for _, _, dst in card_line if dst != -1)
+        # the line's player moves as it is played: with the closure's moves
+        # of pruning rules 9 and 10, which the search's own steps leave out
+        placed, _ = play_line_places(board, card_line, exhaustive=req.search == "exhaustive")
+        upper = sum(1 for _, dst, _ in placed if dst != PLACE_FOUNDATION)
         if short_time > 0.0005:
             short = short_search(board, upper, timeout=short_time, max_states=req.max_states,
                                  max_memory_mb=req.max_memory_mb)

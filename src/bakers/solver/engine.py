@@ -203,11 +203,12 @@ class Rules:
         self.cellclose_holds = (self.always_safe and self.ncells > 0 and self.can_fill
                                 and self.supermoves)
         self.cellclose = cellclose and self.cellclose_holds
-        # pruning rule 10 (the core's cellclose for FreeCell with one cell):
-        # only as the reference for the core's searches, as rule 9
-        self.cellclose_one_holds = (game.build is Build.ALTERNATE_COLOUR and self.ncells == 1
-                                    and self.can_fill and self.supermoves)
-        self.cellclose_one = cellclose and self.cellclose_one_holds
+        # pruning rule 10 (the core's cellclose for FreeCell with one to three
+        # cells): only as the reference for the core's searches, as rule 9
+        self.cellclose_full_holds = (game.build is Build.ALTERNATE_COLOUR
+                                     and 1 <= self.ncells <= 3
+                                     and self.can_fill and self.supermoves)
+        self.cellclose_full = cellclose and self.cellclose_full_holds
         self.weights = weights or WEIGHTS[game.build]
         self.goal = self.make_key(bytes([13, 13, 13, 13]), b"", [b""] * game.columns)
         self.run = _Cache(self._run_length)
@@ -217,7 +218,7 @@ class Rules:
     def reweighted(self, weights: Weights) -> Rules:
         return Rules(self.game, (self.parents, self.children), weights,
                      exhaustive=self.exhaustive,
-                     cellclose=self.cellclose or self.cellclose_one)
+                     cellclose=self.cellclose or self.cellclose_full)
 
     # --- per-column values ---------------------------------------------------
 
@@ -477,28 +478,35 @@ class Rules:
         cells, cols = self._close_home(fnd, cells, cols)
         if self.cellclose and cells:
             cells = self._close_cells(cells, cols)
-        elif self.cellclose_one and cells:
-            cells = self._close_one_cell(fnd, cells, cols)
+        elif self.cellclose_full and cells:
+            cells = self._close_full(fnd, cells, cols)
         return cells, cols
 
-    def _close_one_cell(self, fnd: bytearray, cells: bytes, cols: list[bytes]) -> bytes:
-        """Rule 10's closure alone (FreeCell, one cell): the card in the cell
-        onto the first of its parents that is a column's exposed card and not
-        ready to go home, where its twin (the other card of its colour and
-        rank) is home or covered; ``cols`` changed in place, the cells left
-        returned."""
-        c = cells[0]
-        twin = c ^ 3  # suits 0 and 3 are black, 1 and 2 red
-        if c >= 48 or (fnd[twin & 3] <= twin >> 2
-                       and not any(twin in col[:-1] for col in cols)):
+    def _close_full(self, fnd: bytearray, cells: bytes, cols: list[bytes]) -> bytes:
+        """Rule 10's closure alone (FreeCell, few cells): when every cell is
+        full, each card in a cell onto the first of its parents that is a
+        column's exposed card and not ready to go home, where its twin (the
+        other card of its colour and rank) is home or covered; the cards by
+        index, pass after pass, until none moves. ``cols`` changed in place,
+        the cells left returned."""
+        if len(cells) < self.ncells:
             return cells
-        for x in self.parents[c]:
-            if fnd[x & 3] == x >> 2:
-                continue
-            for j, col in enumerate(cols):
-                if col and col[-1] == x:
-                    cols[j] = col + _B1[c]
-                    return b""
+        again = True
+        while again:
+            again = False
+            for c in sorted(cells):
+                twin = c ^ 3  # suits 0 and 3 are black, 1 and 2 red
+                if c >= 48 or (fnd[twin & 3] <= twin >> 2
+                               and not any(twin in col[:-1] for col in cols)):
+                    continue
+                for x in self.parents[c]:
+                    j = next((j for j, col in enumerate(cols) if col and col[-1] == x), None)
+                    if j is None or fnd[x & 3] == x >> 2:
+                        continue
+                    cols[j] += _B1[c]
+                    cells = cells.replace(_B1[c], b"")
+                    again = True
+                    break
         return cells
 
     @staticmethod
@@ -592,16 +600,16 @@ class Rules:
             if self.cellclose and not (u >= 0 and f[u & 3] == u >> 2):
                 cl = self._close_cells(cl, lst)
                 out.append((self.make_key(f, cl, lst), move))
-            elif self.cellclose_one:
+            elif self.cellclose_full:
                 # rule 10, as the core makes a child: safe cards go home when
                 # the move sends one home or uncovers a ready safe card;
-                # then the cell's closure
+                # then the cells' closure
                 fa = bytearray(f)
                 if move[2] == TO_FOUNDATION or (u >= 0 and fa[u & 3] == u >> 2
                                                 and self.is_safe(u, fa)):
                     cl, lst = self._close_home(fa, cl, lst)
                 if cl:
-                    cl = self._close_one_cell(fa, cl, lst)
+                    cl = self._close_full(fa, cl, lst)
                 out.append((self.make_key(fa, cl, lst), move))
             else:
                 out.append((self.close_key(f, cl, lst), move))
@@ -839,7 +847,7 @@ def make_expander(rules: Rules, seen: dict[bytes, bytes | None]) -> Expander:
                     add((ck, cost(ck)))
         return out
 
-    if rules.cellclose or rules.cellclose_one:
+    if rules.cellclose or rules.cellclose_full:
         successors = rules.successors
 
         def expand_closed(key: bytes, hp: int) -> list[tuple[bytes, int]]:
