@@ -147,9 +147,11 @@ static inline __attribute__((always_inline)) void emit(Gen *g, const int cellclo
     if (ch->win)
         return;
     if (cellclose == CLOSE_FULL) {
-        /* a card into a cell that the closure puts back gives the parent
-         * back: no child */
-        if (close_full(g->r, g->w, ch->key, &ch->h, &ch->hash) && below == CELL &&
+        /* only a full child closes (a move fills one cell at most); a card
+         * into a cell that the closure puts back gives the parent back: no
+         * child */
+        if (g->p->ncells + (below == CELL) >= g->r->ncells &&
+            close_full(g->r, g->w, ch->key, &ch->h, &ch->hash) && below == CELL &&
             !memcmp(ch->key, g->pk, NCARDS))
             g->n--;
         return;
