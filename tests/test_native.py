@@ -350,9 +350,15 @@ def test_an_exhaustive_stage_proves_a_small_lost_space_and_wins_with_a_line() ->
     short = native.search(stray, dataclasses.replace(exhaustive, beams=((-4, 1_000),)),
                           timeout=None, max_states=5_000, max_memory_mb=None)
     assert (short.verdict, short.limit, short.states) == ("unknown", "states", 5_000)
+    wins_with_one_stage(1, (-4, 1_000_000))
+
+
+def wins_with_one_stage(first_stage: int, stage: tuple[int, int]) -> None:
+    """Baker's Dozen 3 and FreeCell 1 won by a portfolio of a first stage
+    and ``stage``, each line replayed by the core's checker."""
     for board in (Board.deal("bakers_dozen", 3), Board.deal("freecell", 1)):
         won = native.search(board, dataclasses.replace(
-            native.Portfolio.for_game(board.game), first_stage=1, beams=((-4, 1_000_000),)),
+            native.Portfolio.for_game(board.game), first_stage=first_stage, beams=(stage,)),
             timeout=None, max_states=3_000_000, max_memory_mb=None)
         assert won.verdict == "winnable" and won.line
         _, singles = native.play_line_places(board, won.line)
@@ -374,13 +380,7 @@ def test_a_relaxation_stage_proves_what_the_relaxed_game_loses() -> None:
     short = native.search(dozen, dataclasses.replace(relaxing, beams=((-3, 1_000),)),
                           timeout=None, max_states=5_000, max_memory_mb=None)
     assert (short.verdict, short.limit, short.states) == ("unknown", "states", 5_000)
-    for board in (Board.deal("bakers_dozen", 3), Board.deal("freecell", 1)):
-        won = native.search(board, dataclasses.replace(
-            native.Portfolio.for_game(board.game), first_stage=10, beams=((-3, 100_000),)),
-            timeout=None, max_states=3_000_000, max_memory_mb=None)
-        assert won.verdict == "winnable"
-        _, singles = native.play_line_places(board, won.line)
-        assert native.check_line(board, singles)
+    wins_with_one_stage(10, (-3, 100_000))
 
 
 @pytest.mark.parametrize(("game", "cells", "deals"), [

@@ -51,11 +51,10 @@ from .engine import (
 from .native import AVAILABLE as NATIVE_AVAILABLE
 from .native import (
     PLACE_FOUNDATION,
-    CardLine,
+    Placed,
     Portfolio,
     as_moves,
     check_line,
-    play_line,
     play_line_places,
     search_checked,
     search_deals,
@@ -439,14 +438,14 @@ class SolveRequest:
 class _Found:
     """What an engine's search found: a verdict and its positions; for a win,
     how to make the line (board moves and single moves) and, on the native
-    engine, the core's line itself (for the core's own check), with what the
-    short search proved."""
+    engine, the core's line as played on the board's places (for the core's
+    own check), with what the short search proved."""
 
     verdict: Verdict
     states: int
     limit: str | None = None
     make_line: Callable[[], tuple[tuple[Move, ...], tuple[Move, ...]]] | None = None
-    card_line: CardLine | None = None
+    placed: tuple[Placed, Placed] | None = None  # the core's line played, on the board's places
     exhaustive_line: bool = False
     short_line: bool = False
     optimal: bool = False
@@ -499,6 +498,7 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
     assert found.line is not None
     card_line = found.line
     optimal, lower_bound = False, None
+    placed: tuple[Placed, Placed] | None = None  # the line as played, when it was
     if req.lines == "short":
         spent = time.perf_counter() - start
         short_time = (req.short_seconds if req.short_seconds is not None
@@ -507,23 +507,25 @@ def _native_search(board: Board, req: SolveRequest, start: float) -> _Found:
             short_time = min(short_time, req.short_until - spent)
         # the line's player moves as it is played: with the closure's moves
         # of pruning rules 9 and 10, which the search's own steps leave out
-        placed, _ = play_line_places(board, card_line, exhaustive=req.search == "exhaustive")
-        upper = sum(1 for _, dst, _ in placed if dst != PLACE_FOUNDATION)
+        placed = play_line_places(board, card_line, exhaustive=req.search == "exhaustive")
+        upper = sum(1 for _, dst, _ in placed[0] if dst != PLACE_FOUNDATION)
         if short_time > 0.0005:
             short = short_search(board, upper, timeout=short_time, max_states=req.max_states,
                                  max_memory_mb=req.max_memory_mb)
             states += short.states
             if short.line is not None:
-                card_line = short.line
+                card_line, placed = short.line, None
             optimal, lower_bound = short.optimal, short.lower_bound
     # a line of the exhaustive search is played by its own rules
     exhaustive_line = req.search == "exhaustive" and card_line is found.line
     short_line = card_line is not found.line
+    line = placed if placed is not None else play_line_places(
+        board, card_line, exhaustive=exhaustive_line, short=short_line)
     return _Found(Verdict.WINNABLE, states,
-                  make_line=functools.partial(play_line, board, card_line,
-                                              exhaustive=exhaustive_line, short=short_line),
-                  card_line=card_line, exhaustive_line=exhaustive_line, short_line=short_line,
-                  optimal=optimal, lower_bound=lower_bound, disk_bytes=found.disk_bytes)
+                  make_line=lambda: (as_moves(line[0]), as_moves(line[1])),
+                  placed=line, exhaustive_line=exhaustive_line,
+                  short_line=short_line, optimal=optimal, lower_bound=lower_bound,
+                  disk_bytes=found.disk_bytes)
 
 
 def _python_search(board: Board, req: SolveRequest, start: float) -> _Found:
@@ -552,10 +554,8 @@ def _checked_win(board: Board, req: SolveRequest, found: _Found, start: float) -
     problem = NOT_A_WIN
     try:
         if req.check == "core":
-            assert found.card_line is not None
-            placed, placed_singles = play_line_places(board, found.card_line,
-                                                      exhaustive=found.exhaustive_line,
-                                                      short=found.short_line)
+            assert found.placed is not None
+            placed, placed_singles = found.placed
             ok = check_line(board, placed_singles)
             moves, singles = as_moves(placed), as_moves(placed_singles)
         else:

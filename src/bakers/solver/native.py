@@ -609,9 +609,11 @@ def play_line(board: Board, line: CardLine, *, exhaustive: bool = False, short: 
     """The core's line played from ``board``'s position in its own column and
     cell order, the safe foundation moves after each move included (those of
     the exhaustive search's rules for one of its lines: in Baker's Dozen it
-    sends more cards home, pruning rule 6), and in Baker's Game the closure
-    of pruning rule 9 (cards in cells onto their exposed natural parents;
-    not for a line of the short search, ``short``, which makes none): the
+    sends more cards home, pruning rule 6), and the closure of the cells
+    (in Baker's Game pruning rule 9's, cards in cells onto their exposed
+    natural parents; in FreeCell with one to three cells rule 10's, when
+    every cell is full; not for a line of the short search, ``short``, which
+    makes none): the
     moves (runs moved at once) and the same line card by card. Nothing here
     is believed yet: the caller replays it through the rules engine."""
     moves, singles = play_line_places(board, line, exhaustive=exhaustive, short=short)
