@@ -312,6 +312,27 @@ def test_hint_on_a_lost_position(client: TestClient) -> None:
     assert h["message"] == "no winning line from here"
 
 
+def test_verdict_answers_about_the_position_asked_for(client: TestClient) -> None:
+    """Baker's Game 617 is lost after 3b. A question about an older position
+    is answered stale at once and does not take the place of the game's own
+    question; with the indicator off there is no verdict."""
+    g = new_game(client, deal=617)
+    gid = g["id"]
+    assert client.get(f"/api/games/{gid}/verdict").json()["verdict"] is None
+    assert client.post(f"/api/games/{gid}/indicator", json={"on": True}).status_code == 200
+    assert client.get(f"/api/games/{gid}/verdict?moves=0").json()["verdict"] == "winnable"
+    for move in ("3b", "8c"):
+        assert client.post(f"/api/games/{gid}/moves", json={"move": move}).status_code == 200
+    old = client.get(f"/api/games/{gid}/verdict?moves=1").json()
+    assert old["stale"] is True and old["verdict"] is None and old["moves"] == 2
+    now = client.get(f"/api/games/{gid}/verdict?moves=2").json()
+    assert now["stale"] is False and now["moves"] == 2
+    assert now["verdict"] == "impossible" and now["lost_at"] == 1 and now["lost_move"] == "3b"
+    assert client.get(f"/api/games/{gid}/verdict").json()["verdict"] == "impossible"
+    bad = client.get(f"/api/games/{gid}/verdict?moves=-1")
+    assert bad.status_code == 400 and bad.json()["error"].startswith("moves")
+
+
 def test_winnable_and_easy_deals_are_proven(client: TestClient) -> None:
     from bakers.solver import Verdict, solve
     g = new_game(client, winnable=True)

@@ -16,9 +16,9 @@ import asyncio
 import functools
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
@@ -184,12 +184,16 @@ async def set_indicator(game_id: str, body: IndicatorBody, request: Request,
 
 
 @router.get("/games/{game_id}/verdict")
-async def get_verdict(game_id: str, request: Request, table: TableDep) -> Response:
+async def get_verdict(game_id: str, request: Request, table: TableDep,
+                      moves: Annotated[int | None, Query(ge=0)] = None) -> Response:
     """Whether the position can still be won: ``winnable``, ``impossible``
     (with ``lost_at``, the move after which it was, when proven) or
     ``unknown`` (not proven within the budget). ``moves`` says which position
     the answer is about (the number of moves played), ``stale`` that a
-    newer request for this game took over before this one was decided."""
+    newer request for this game took over before this one was decided. A
+    question about an older position (the ``moves`` asked for is not the
+    game's) is answered ``stale`` at once and leaves the game's pending
+    question alone."""
     player = player_of(request)
     study = study_of(table)
 
@@ -197,8 +201,10 @@ async def get_verdict(game_id: str, request: Request, table: TableDep) -> Respon
         session = table.load_own(game_id, player).session
         return _origin(session), session.moves, session.help.indicator, session.board.is_won()
 
-    origin, moves, on, won = await table.locked(game_id, read)
-    base = {"moves": len(moves), "stale": False, "lost_at": None, "lost_move": None}
+    origin, played, on, won = await table.locked(game_id, read)
+    base = {"moves": len(played), "stale": False, "lost_at": None, "lost_move": None}
+    if moves is not None and moves != len(played):
+        return JSONResponse({**base, "verdict": None, "indicator": on, "stale": True})
     if not on:
         return JSONResponse({**base, "verdict": None, "indicator": False})
     if won:
@@ -208,7 +214,7 @@ async def get_verdict(game_id: str, request: Request, table: TableDep) -> Respon
     if old is not None:
         old.cancel()
     job = asyncio.ensure_future(table.solver.run(
-        indicator_job, *origin, moves, dict(known), INDICATOR_BUDGET,
+        indicator_job, *origin, played, dict(known), INDICATOR_BUDGET,
         timeout=INDICATOR_BUDGET * 4 + 10))
     study.pending[game_id] = job
     try:

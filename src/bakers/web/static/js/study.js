@@ -13,6 +13,7 @@ const shown = (code) => `${code[0] === "T" ? "10" : code[0]}${SUIT[code[1]]}`;
 // ------------------------------------------------------------ the indicator
 
 let asked = null; // {id, moves, controller, at}
+let askedAgain = null; // "id/moves" of the position last asked about again
 
 /** After every answer the page draws: ask for the verdict on the new
  * position (never holding up the move), dropping any older question. */
@@ -36,13 +37,23 @@ export function afterAnswer(g) {
   box.dataset.moves = String(g.moves.length);
   box.className = "indicator pending";
   box.textContent = "Still winnable? Checking…";
-  fetch(gamePath(g.id, "/verdict"), { headers: { Accept: "application/json" }, credentials: "same-origin", signal: controller.signal })
+  fetch(gamePath(g.id, `/verdict?moves=${g.moves.length}`), { headers: { Accept: "application/json" }, credentials: "same-origin", signal: controller.signal })
     .then((res) => (res.ok ? res.json() : null))
     .then((v) => {
       if (asked !== mine) return; // a later move took over
       asked = null;
       const now = state.game;
-      if (!v || v.stale || !now || now.id !== g.id || now.moves.length !== v.moves) return;
+      if (!v || !now || now.id !== g.id || now.moves.length !== mine.moves) return;
+      if (v.stale || v.moves !== mine.moves) {
+        // another question took this one's place and was then dropped: ask
+        // again, once for a position (two pages of one game would take turns)
+        const key = `${g.id}/${mine.moves}`;
+        if (askedAgain !== key) {
+          askedAgain = key;
+          afterAnswer(now);
+        }
+        return;
+      }
       showVerdict(box, v, performance.now() - mine.at);
     })
     .catch(() => {
