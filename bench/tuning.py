@@ -42,7 +42,7 @@ from typing import Any
 
 from bakers.games import Game, find_game
 from bakers.solver import native
-from bakers.solver.engine import Weights
+from bakers.solver.engine import FEW_CELLS, Weights
 
 FIXTURES = range(1, 1001)  # the test suite's deals: never tuned on
 # Named ranges per game: (first, last). Tuning and validation are disjoint,
@@ -61,7 +61,6 @@ VALIDATION: dict[str, tuple[tuple[int, int], ...]] = {
 }
 # FreeCell with few cells (at most FEW_CELLS), where most deals are lost: the
 # ranges its schedule (csrc/portfolio.c, BEAMS_FEW) was chosen and checked on.
-FEW_CELLS = 3
 TUNING_FEW: tuple[tuple[int, int], ...] = ((32001, 40000),)
 VALIDATION_FEW: tuple[tuple[int, int], ...] = ((40001, 48000),)
 MAX_STATES = 3_000_000

@@ -31,7 +31,7 @@ static const Weights WEIGHTS_ANY = {2, 3, 2, 2, 1, 1, 1};
 /* Baker's Game and FreeCell: beams of these widths, each with the main
  * weights. */
 static const int BEAMS[] = {300, 1000, 3000, 10000, 0, 30000, 100000};
-/* FreeCell with at most FEW_CELLS cells: the best-first search resumed
+/* FreeCell with at most BK_FEW_CELLS cells: the best-first search resumed
  * after the two cheap beams, before the wide ones. With so few cells most
  * deals are lost, and only the best-first search proves a loss: the wide
  * beams had spent about half a million positions of a lost deal first.
@@ -41,7 +41,6 @@ static const int BEAMS[] = {300, 1000, 3000, 10000, 0, 30000, 100000};
  * resuming before every beam 26, 9 and 3. Validated on 40,001-48,000 and on
  * the atlas's first pass over 1-32,000 (docs/benchmarks.md). */
 static const int BEAMS_FEW[] = {300, 1000, 0, 3000, 10000, 30000, 100000};
-static const int FEW_CELLS = 3;
 
 /* Baker's Dozen names each stage's weights: {width, k} is a beam with beam
  * weights k alone, {-1, n} the race (BD_RACE) for n positions, {-2, -1} the
@@ -130,7 +129,7 @@ void bk_portfolio_default(int build, int can_fill, int ncells, bk_portfolio *p)
         return;
     }
     p->weights = build == BUILD_SAME ? WEIGHTS_SAME : WEIGHTS_ALT;
-    const int *beams = build == BUILD_ALT && ncells <= FEW_CELLS ? BEAMS_FEW : BEAMS;
+    const int *beams = build == BUILD_ALT && ncells <= BK_FEW_CELLS ? BEAMS_FEW : BEAMS;
     p->nbeams = (int)(sizeof BEAMS / sizeof BEAMS[0]);
     for (int i = 0; i < p->nbeams; i++) {
         p->width[i] = beams[i];

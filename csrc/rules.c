@@ -36,7 +36,7 @@ static int rules_init(Rules *r, int ncols, int ncells, int build, int can_fill, 
      * cells, where most deals are lost and proofs are the work) */
     r->cellclose = !(can_fill && supermoves) ? CLOSE_NONE
                    : build == BUILD_SAME && ncells > 0 ? CLOSE_NATURAL
-                   : build == BUILD_ALT && ncells > 0 && ncells <= 3 ? CLOSE_FULL
+                   : build == BUILD_ALT && ncells > 0 && ncells <= BK_FEW_CELLS ? CLOSE_FULL
                                                                      : CLOSE_NONE;
     for (int c = 0; c < NCARDS; c++)
         for (int p = 0; p < NCARDS; p++)

@@ -24,6 +24,7 @@ from bakers.notation import Place
 from bakers.solver import Verdict, native, solve
 from bakers.solver.api import _root_key
 from bakers.solver.engine import (
+    FEW_CELLS,
     RELAX_LADDER,
     BestFirst,
     Budget,
@@ -1048,6 +1049,11 @@ def test_rule_10_closes_a_cell_only_where_it_holds() -> None:
     assert rules2._close_full(bytearray(4), bytes([c("9H")]), list(cols)) == bytes([c("9H")])
     left = rules2._close_full(bytearray(4), bytes(sorted([c("9H"), c("8C")])), cols)
     assert left == b"" and cols[0][-2:] == bytes([c("9H"), c("8C")])
+    # few cells are one to FEW_CELLS, in the reference and in the core alike
+    assert native.FEW_CELLS == FEW_CELLS
+    for cells in range(9):
+        g = Board.deal("freecell", 1, cells=cells).game
+        assert Rules(g, tables(g.build), cellclose=True).cellclose_full == (1 <= cells <= FEW_CELLS)
 
 
 @pytest.mark.parametrize("cells", [1, 2])

@@ -26,6 +26,10 @@
 #define BK_EMPTY_CELL 255
 #define BK_DEAL_LIMIT (1ULL << 33) /* deal numbers run from 1 to 2^33 - 1 */
 #define BK_RECORD_BYTES 64         /* a stored position */
+/* FreeCell with at most this many cells is "few cells": most deals are lost
+ * there, so the portfolio resumes its best-first search early, and (with one
+ * cell at least) pruning rule 10 holds in every search but the short one. */
+#define BK_FEW_CELLS 3
 
 /* Build policies. */
 enum { BK_BUILD_SAME = 0, BK_BUILD_ALT = 1, BK_BUILD_ANY = 2 };

@@ -885,6 +885,7 @@ PyMODINIT_FUNC PyInit__native(void)
     bk_init();
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "RECORD_BYTES", BK_RECORD_BYTES) < 0 ||
+              PyModule_AddIntConstant(m, "FEW_CELLS", BK_FEW_CELLS) < 0 ||
               PyModule_AddIntConstant(m, "VERSION", 1) < 0))
         Py_CLEAR(m);
     return m;

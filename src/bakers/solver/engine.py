@@ -53,6 +53,9 @@ _B1 = [bytes([c]) for c in range(256)]
 # pruning rule 7's masks: a card's suit up to it, and the cards of the next rank
 _SUIT_UP_TO = [sum(1 << d for d in range(c & 3, c + 1, 4)) for c in range(NCARDS)]
 _NEXT_RANK = [0xF << (c // 4 + 1) * 4 if c < 48 else 0 for c in range(NCARDS)]
+# FreeCell with at most this many cells: "few cells" (the core's BK_FEW_CELLS,
+# bakers.h), where pruning rule 10 holds with one cell at least
+FEW_CELLS = 3
 # Pruning rule 8's relaxed games, in turn: the lowest rank each one follows
 # (the cards below it gone at will); the core's RELAX_LADDER (relax.c).
 RELAX_LADDER = (12, 8, 1)
@@ -206,7 +209,7 @@ class Rules:
         # pruning rule 10 (the core's cellclose for FreeCell with one to three
         # cells): only as the reference for the core's searches, as rule 9
         self.cellclose_full_holds = (game.build is Build.ALTERNATE_COLOUR
-                                     and 1 <= self.ncells <= 3
+                                     and 1 <= self.ncells <= FEW_CELLS
                                      and self.can_fill and self.supermoves)
         self.cellclose_full = cellclose and self.cellclose_full_holds
         self.weights = weights or WEIGHTS[game.build]

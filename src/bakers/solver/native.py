@@ -47,6 +47,7 @@ except ImportError as exc:  # not built (no compiler) or not loadable here
 AVAILABLE = _core is not None
 RECORD_BYTES: int = int(getattr(_core, "RECORD_BYTES", 0))
 VERSION: int = int(getattr(_core, "VERSION", 0))
+FEW_CELLS: int = int(getattr(_core, "FEW_CELLS", 0))  # FreeCell's few cells (bakers.h)
 
 BUILD_CODES = {Build.SAME_SUIT: 0, Build.ALTERNATE_COLOUR: 1, Build.ANY_SUIT: 2}
 PLACE_CELL = 100
