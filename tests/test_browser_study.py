@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import Table, axe_violations, open_deal
@@ -95,6 +96,31 @@ def test_indicator_is_a_setting_off_by_default_at_normal(table: Table) -> None:
     wait_verdict(table, "impossible")
     assert table.page.get_attribute("#indicator", "data-moves") == "2"
     assert "since move 1 (3b)" in (table.page.text_content("#indicator") or "")
+
+
+def test_indicator_asks_again_when_its_answer_was_taken_over(table: Table) -> None:
+    """A verdict answered stale (another question took this one's place and
+    was dropped) leaves the position undecided: the page asks again, once,
+    and shows the answer about the position on the table."""
+    stale: list[str] = []
+
+    def first_stale(route: Any) -> None:
+        if not stale and "moves=1" in route.request.url:
+            stale.append(route.request.url)
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(
+                {"moves": 1, "stale": True, "lost_at": None, "lost_move": None,
+                 "verdict": None, "indicator": True}))
+        else:
+            route.continue_()
+
+    table.page.route("**/verdict*", first_stale)
+    table.open("/play/bakers_game/617?level=easy")
+    wait_verdict(table, "winnable")
+    table.keys("3", "b")
+    table.wait_moves(1)
+    wait_verdict(table, "impossible")
+    assert len(stale) == 1
+    assert table.page.get_attribute("#indicator", "data-moves") == "1"
 
 
 # --- which move lost it -----------------------------------------------------------------------
