@@ -62,24 +62,69 @@ static int bf_push(BestFirst *bf, Budget *b, size_t bi, uint32_t idx, uint32_t g
     return 0;
 }
 
-BK_FN int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
-                   int hroot)
+/* An empty search: its store made, nothing open yet. */
+static int bf_begin(BestFirst *bf, const Rules *r, const Weights *w, Budget *b)
 {
     memset(bf, 0, sizeof *bf);
     bf->r = r;
     bf->w = *w;
     bf->scale = w->depth < 1 ? 1 : w->depth;
     bf->offset = -h_low(r, w);
-    if (store_init(&bf->store, b) < 0)
+    return store_init(&bf->store, b);
+}
+
+/* Open record ``idx``, of heuristic ``h``, ``g`` moves from the root: the
+ * search's first open entry. */
+static int bf_open(BestFirst *bf, Budget *b, uint32_t idx, int h, uint32_t g)
+{
+    size_t cur = (size_t)(h + bf->offset) * (size_t)bf->scale + g;
+    bf->cur = cur;
+    return bf_push(bf, b, cur, idx, g);
+}
+
+BK_FN int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
+                   int hroot)
+{
+    if (bf_begin(bf, r, w, b) < 0)
         return -1;
     uint32_t idx = store_add(&bf->store, root, hash_key(root));
     if (idx == FULL)
         return -1;
-    Rec *rec = rec_at(&bf->store, idx);
-    rec->parent = UINT32_MAX;
-    size_t cur = (size_t)(hroot + bf->offset) * (size_t)bf->scale;
-    bf->cur = cur;
-    return bf_push(bf, b, cur, idx, 0);
+    rec_at(&bf->store, idx)->parent = UINT32_MAX;
+    return bf_open(bf, b, idx, hroot, 0);
+}
+
+/* A search begun at record ``at`` of ``tree``, whose records link back to
+ * a root (parent UINT32_MAX) in at most PROBE_MAX_DEPTH moves: the records
+ * from the root to ``at`` are copied in, linked as there, so that a winning
+ * line runs from the root and the positions on the way are not met again;
+ * only ``at`` is open. */
+BK_FN int bf_init_at(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, Store *tree,
+                      uint32_t at)
+{
+    uint32_t chain[PROBE_MAX_DEPTH + 1];
+    int n = 0;
+    for (uint32_t i = at; i != UINT32_MAX; i = rec_at(tree, i)->parent) {
+        if (n > PROBE_MAX_DEPTH)
+            return -1;
+        chain[n++] = i;
+    }
+    if (bf_begin(bf, r, w, b) < 0)
+        return -1;
+    uint32_t prev = UINT32_MAX;
+    for (int k = n - 1; k >= 0; k--) {
+        const Rec *src = rec_at(tree, chain[k]);
+        uint32_t idx = store_add(&bf->store, src->key, src->hash);
+        if (idx == FULL || idx == SEEN) /* a path of a tree never meets a position twice */
+            return -1;
+        Rec *dst = rec_at(&bf->store, idx);
+        dst->parent = prev;
+        dst->card = src->card;
+        dst->count = src->count;
+        dst->dest = src->dest;
+        prev = idx;
+    }
+    return bf_open(bf, b, prev, key_h(r, w, rec_at(&bf->store, prev)->key), (uint32_t)(n - 1));
 }
 
 BK_FN void bf_free(BestFirst *bf, Budget *b)

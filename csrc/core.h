@@ -329,6 +329,10 @@ static inline int move_cost(int mode, const Child *ch)
     return mode == COST_PLAYER && ch->dest == D_FOUNDATION ? 0 : 1;
 }
 
+/* The probes (a portfolio stage, -5) start from positions at most this
+ * many moves from the root. */
+#define PROBE_MAX_DEPTH 4
+
 #define MAX_G 250 /* a record keeps its player moves in one byte */
 
 
@@ -374,6 +378,8 @@ BK_FN int vec_push(Budget *b, Vec *v, uint64_t x);
 BK_FN int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
                    int hroot);
 BK_FN void bf_free(BestFirst *bf, Budget *b);
+BK_FN int bf_init_at(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, Store *tree,
+                      uint32_t at);
 BK_FN int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids);
 BK_FN int bf_duel(BestFirst *a, BestFirst *g, const Rival *rv, Budget *b, long long stop,
                    Child *kids, BestFirst **which);

@@ -8,8 +8,10 @@
 /* --- the stages, as data ------------------------------------------------- */
 
 /* The first stage, by "empty columns can be filled": the core is fast enough
- * to give it far more room than the Python engine's. */
-static const long long FIRST_STAGE[2] = {20000, 200000};
+ * to give it far more room than the Python engine's. Baker's Dozen's (the
+ * one game that cannot fill them) is short: the probes after it (BD_BEAMS)
+ * do better with the positions; chosen with them (below). */
+static const long long FIRST_STAGE[2] = {2000, 200000};
 /* A 0 in the later stages resumes the best-first search for MIDDLE_STAGE
  * more positions before the widest beams (some deals fall to one, some to
  * the other). */
@@ -58,9 +60,24 @@ static const int BEAMS_FEW[] = {300, 1000, 0, 3000, 10000, 30000, 100000};
  * for 1 M before them and the relaxation for 100,000 states 9 and 7 for seeds
  * 1 and 2 (101,086,439 and 99,437,866 positions). Seed 1 was fixed before
  * any run. The validation ranges 20,001-22,000 and 40,001-42,000 were run
- * once, on the choice. */
+ * once, on the choice.
+ * Then the probes ({-5, n}: n positions of best-first search from each
+ * position one, two, ... moves from the root), right after the relaxation:
+ * a costly deal's main search has often taken a wrong turn in its first
+ * few moves and spends its budget beneath it (Baker's Dozen 5564: the
+ * queen of diamonds onto the one king it can uncover frees two aces at
+ * once, after which no line wins; with the queen of hearts there first the
+ * deal is won in 836 positions). Chosen on the tuning range at 3 M
+ * positions, unknown and positions (today 9 and 101,275,825): probes of
+ * 1,000 after the relaxation 2 (1360 and the lost 9515) and 63,704,801; of
+ * 500 and 2,000 there 2 and 64,081,477 / 67,139,265; after the cheap beams
+ * (500, 1,000, 2,000, 4,000) 2 and 82.7 to 90.8 M; after the race 4; of
+ * 1,000 after the relaxation with the first stage 2,000, 5,000 and 10,000
+ * instead of 20,000: 2 and 54,217,992 (taken), 55,489,325, 58,488,315.
+ * Validation, once: 2 unknown either way (41043 and 41121 before, 41053 and
+ * 41121 after), 39,776,969 -> 23,390,100 positions, worst 3.39 -> 2.81 s. */
 static const long long BD_BEAMS[][2] = {
-    {-3, 100000}, {300, 0}, {300, 1}, {1000, 0}, {1000, 1}, {-1, 1000000}, {-2, -1},
+    {-3, 100000}, {-5, 1000}, {300, 0}, {300, 1}, {1000, 0}, {1000, 1}, {-1, 1000000}, {-2, -1},
 };
 /* The Baker's Dozen beams' weights: the two of the Python engine, and a third
  * with unbuilt cards counting twice (the one of 17 tried on deal 540 that
@@ -154,7 +171,7 @@ int bk_portfolio_check(const bk_portfolio *p)
     if (p->nbeams < 0 || p->nbeams > BK_MAXSTAGES)
         return -BK_ERR_STAGES;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] < -4 || p->width[i] > 10000000)
+        if (p->width[i] < -5 || p->width[i] > 10000000)
             return -BK_ERR_STAGES;
     if (p->nbw > BK_MAXBEAMW || (p->nbeams && p->nbw < 1))
         return -BK_ERR_BEAM_WEIGHTS;
@@ -169,6 +186,9 @@ int bk_portfolio_check(const bk_portfolio *p)
     for (int i = 0; i < p->nbeams; i++)
         if (p->width[i] == -1 && !p->race.n)
             return -BK_ERR_RACE;
+    for (int i = 0; i < p->nbeams; i++)
+        if (p->width[i] == -5 && p->sel[i] < 1)
+            return -BK_ERR_STAGES;
     const bk_restarts *rs = &p->restarts;
     for (int i = 0; i < p->nbeams; i++)
         if (p->width[i] == -2 && rs->unit < 1)
@@ -199,6 +219,7 @@ struct bk_found {
     BestFirst race[BK_MAXRACE];
     int nrace; /* the race's searches begun */
     Store beam_store;
+    Store tree; /* the probes' positions near the root */
     Child *kids;
     Store *win_store; /* NULL: the root was won, or the line is ``xline`` */
     uint32_t win;
@@ -317,6 +338,107 @@ static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const 
     return ST_STAGE;
 }
 
+/* The probes (see bk_portfolio, width -5): the positions 1, 2, ...
+ * PROBE_MAX_DEPTH moves from the root, met breadth first (each expansion
+ * counted as a position), each searched afresh best-first with the main
+ * weights for ``per`` positions, until a win, a limit or ``end`` positions
+ * in all (ST_STAGE: the later stages go on with the main search). A probe
+ * that exhausts its position's space proves only that position lost: the
+ * next one goes on. A win leaves its search in ``f->rs`` (``*which``), or
+ * its record in ``f->tree`` when a move of the tree itself wins. */
+static int run_probes(const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
+                      bk_found *f, Child *kids, BestFirst **which, size_t *peak, long long per,
+                      long long end)
+{
+    Store *t = &f->tree;
+    Vec level = {0}, next = {0};
+    int st = ST_STAGE;
+    uint32_t ri;
+    if (store_init(t, b) < 0 || (ri = store_add(t, root, hash_key(root))) == FULL ||
+        vec_push(b, &level, ri) < 0) {
+        st = ST_LIMIT;
+        goto out;
+    }
+    rec_at(t, ri)->parent = UINT32_MAX;
+    for (int d = 1; d <= PROBE_MAX_DEPTH && level.n; d++) {
+        next.n = 0;
+        for (uint32_t j = 0; j < level.n; j++) {
+            if (b->states >= end)
+                goto out;
+            if (budget_check(b)) {
+                st = ST_LIMIT;
+                goto out;
+            }
+            uint32_t pi = (uint32_t)level.data[j];
+            uint8_t key[NCARDS];
+            memcpy(key, rec_at(t, pi)->key, NCARDS);
+            uint32_t ph = rec_at(t, pi)->hash;
+            Pos pos;
+            if (decode(r, w, key, &pos) < 0) {
+                st = ST_ERROR;
+                goto out;
+            }
+            b->states++;
+            int n = generate(r, w, key, ph, &pos, pos_h(w, &pos), kids);
+            for (int c = 0; c < n; c++) {
+                uint32_t ci = store_add(t, kids[c].key, kids[c].hash);
+                if (ci == SEEN)
+                    continue;
+                if (ci == FULL) {
+                    st = ST_LIMIT;
+                    goto out;
+                }
+                rec_link(rec_at(t, ci), pi, &kids[c]);
+                if (kids[c].win) {
+                    f->win = ci;
+                    f->win_store = t;
+                    *which = NULL;
+                    st = ST_WIN;
+                    goto out;
+                }
+                if (vec_push(b, &next, ci) < 0) {
+                    st = ST_LIMIT;
+                    goto out;
+                }
+            }
+        }
+        for (uint32_t j = 0; j < next.n; j++) {
+            if (b->states >= end)
+                goto out;
+            if (bf_init_at(&f->rs, r, w, b, t, (uint32_t)next.data[j]) < 0) {
+                bf_free(&f->rs, b);
+                st = ST_LIMIT;
+                goto out;
+            }
+            long long until = end - b->states < per ? end : b->states + per;
+            st = bf_run(&f->rs, b, until, kids);
+            if (b->bytes > *peak)
+                *peak = b->bytes;
+            if (st == ST_WIN || st == ST_LIMIT || st == ST_ERROR) {
+                *which = &f->rs;
+                goto out;
+            }
+            bf_free(&f->rs, b);
+            st = ST_STAGE; /* exhausted: that position is lost, not the deal */
+        }
+        Vec swap = level;
+        level = next;
+        next = swap;
+    }
+out:
+    if (st == ST_LIMIT && !b->limit)
+        b->limit = LIM_MEMORY;
+    if (st == ST_STAGE)
+        *which = &f->bf;
+    if (b->bytes > *peak)
+        *peak = b->bytes;
+    budget_free(b, level.data, level.cap * sizeof(uint64_t));
+    budget_free(b, next.data, next.cap * sizeof(uint64_t));
+    if (!(st == ST_WIN && *which == NULL))
+        store_free(t);
+    return st;
+}
+
 int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *root_in,
              bk_found **found)
 {
@@ -414,6 +536,13 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                     }
                     continue;
                 }
+                if (p->width[i] == -5) {
+                    /* the probes, sel[i] positions each */
+                    long long until = max_states >= 0 ? max_states : (1LL << 62);
+                    status = run_probes(&r, &w, b, root, f, kids, &which, &peak, p->sel[i],
+                                        until);
+                    continue;
+                }
                 if (p->width[i] == -2) {
                     /* the restarts, for sel[i] positions or to the end */
                     long long until = p->sel[i] >= 0 ? b->states + p->sel[i] : (1LL << 62);
@@ -505,6 +634,7 @@ void bk_found_free(bk_found *f, Budget *b)
     if (!f)
         return;
     store_free(&f->beam_store);
+    store_free(&f->tree);
     bf_free(&f->rs, b);
     for (int i = 0; i < f->nrace; i++)
         bf_free(&f->race[i], b);

@@ -366,6 +366,37 @@ def wins_with_one_stage(first_stage: int, stage: tuple[int, int]) -> None:
         assert native.check_line(board, singles)
 
 
+def test_a_probe_stage_wins_from_a_few_moves_in() -> None:
+    """The probes (width -5): a best-first search of n positions from each
+    position a few moves from the root in turn. Baker's Dozen 5564, which a
+    portfolio without them leaves unknown at 3 M positions (and which stayed
+    unknown after billions: its main search follows the queen of diamonds
+    onto the one king it can uncover, freeing two aces, and no line wins
+    from there), is won by them with a line the rules engine replays; a won
+    deal is won with its line replayed in both games; on a lost deal they
+    end at the budget with no verdict of their own."""
+    board = Board.deal("bakers_dozen", 5564)
+    base = native.Portfolio.for_game(board.game)
+    without = dataclasses.replace(base, beams=tuple(
+        b for b in base.beams if not (isinstance(b, tuple) and b[0] == -5)))
+    assert native.search(board, without, timeout=None, max_states=3_000_000,
+                         max_memory_mb=None).verdict == "unknown"
+    probes = dataclasses.replace(base, beams=((-5, 1_000),))
+    won = native.search(board, probes, timeout=None, max_states=3_000_000, max_memory_mb=None)
+    again = native.search(board, probes, timeout=None, max_states=3_000_000, max_memory_mb=None)
+    assert won.verdict == "winnable" and (won.states, won.line) == (again.states, again.line)
+    replay = board.copy()
+    for move in native.play_line(board, won.line)[0]:
+        replay.push(move)
+    assert replay.is_won()
+    wins_with_one_stage(1, (-5, 1_000))
+    lost = Board.deal("bakers_dozen", 14902)
+    for per in (1, 1_000):
+        short = native.search(lost, dataclasses.replace(base, first_stage=1, beams=((-5, per),)),
+                              timeout=None, max_states=50_000, max_memory_mb=None)
+        assert (short.verdict, short.limit, short.states) == ("unknown", "states", 50_000)
+
+
 def test_a_relaxation_stage_proves_what_the_relaxed_game_loses() -> None:
     """A relaxation stage (width -3, pruning rule 8) in a portfolio: Baker's
     Dozen 14902, lost in 77,881 relaxed states, is proven lost when the

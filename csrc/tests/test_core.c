@@ -677,7 +677,9 @@ static void test_relax(void)
      * smaller cap (up to the budget), and the stage passed over in FreeCell;
      * the exhaustive search (width -4) wins Baker's Dozen 3 and FreeCell 1
      * with lines that check, proves 104 lost (dead at its root), and the
-     * search goes on past a small cap */
+     * search goes on past a small cap; the probes (width -5) win both deals
+     * with lines that check, and on a lost deal end at the budget: a probe
+     * that exhausts its own position's space proves nothing of the deal */
     static const struct {
         int width, game;
         unsigned long long deal;
@@ -690,7 +692,11 @@ static void test_relax(void)
                   {-4, BAKERS_DOZEN, 3, 1000000, 3000000, BK_WIN, -1},
                   {-4, FREECELL, 1, 1000000, 3000000, BK_WIN, -1},
                   {-4, BAKERS_DOZEN, 104, 1000000, 3000000, BK_EXHAUSTED, -1},
-                  {-4, BAKERS_DOZEN, 14902, 1000, 5000, BK_LIMIT, 5000}};
+                  {-4, BAKERS_DOZEN, 14902, 1000, 5000, BK_LIMIT, 5000},
+                  {-5, BAKERS_DOZEN, 3, 1000, 3000000, BK_WIN, -1},
+                  {-5, FREECELL, 1, 1000, 3000000, BK_WIN, -1},
+                  {-5, BAKERS_DOZEN, 14902, 1000, 50000, BK_LIMIT, 50000},
+                  {-5, BAKERS_DOZEN, 14902, 1, 5000, BK_LIMIT, 5000}};
     for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
         int fc = stages[i].game == FREECELL;
         ready_deal(stages[i].game, fc ? 4 : 0, stages[i].deal, &r, &pl, &p);
@@ -716,8 +722,14 @@ static void test_relax(void)
     }
     ready_deal(BAKERS_DOZEN, 0, 3, &r, &pl, &p);
     p.nbeams = 1;
-    p.width[0] = -5;
+    p.width[0] = -6;
+    p.sel[0] = 1000;
     CHECK(bk_portfolio_check(&p) == -BK_ERR_STAGES);
+    p.width[0] = -5; /* the probes need a size */
+    p.sel[0] = 0;
+    CHECK(bk_portfolio_check(&p) == -BK_ERR_STAGES);
+    p.sel[0] = 1;
+    CHECK(bk_portfolio_check(&p) == 0);
 }
 
 static void test_probes(void)

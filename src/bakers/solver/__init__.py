@@ -37,8 +37,10 @@ as 52 bytes, one per card — the card beneath it, or column bottom, cell or
 home — which is its canonical key as it stands; the Python engine's key is
 described next. Their portfolios differ on purpose, each tuned for its own
 engine (``engine.portfolio``; ``native.Portfolio``: more beam widths, in
-Baker's Dozen the relaxation of rule 8, a race of weightings and restarts
-with drawn weights on Luby's schedule, a rival search in FreeCell). Only the native
+Baker's Dozen the relaxation of rule 8, probes — short best-first searches
+from each position a few moves from the root, nearest first —, a race of
+weightings and restarts with drawn weights on Luby's schedule, a rival
+search in FreeCell). Only the native
 engine has the short-line search (``solve(..., lines="short")``) and the
 exhaustive search. Either way ``api.py`` turns the engine's line into board
 moves and replays them through the rules engine (or, for surveys, the core's
@@ -59,7 +61,7 @@ A *portfolio* runs: (1) a complete best-first search ordered by
 ``depth × h + g`` — ``h`` counts cards lying above a lower card of their own
 suit, cards not lying on a card they build on, cards in cells, minus cards
 home and empty columns; ``g`` is the number of moves made, which keeps lines
-short — for 200,000 positions (20,000 in Baker's Dozen); (2) if that did not
+short — for 200,000 positions (2,000 in Baker's Dozen); (2) if that did not
 conclude, beam searches of width 300, 1,000, 3,000 and 10,000 (incomplete:
 they only ever produce wins, and find them in spaces far too large to
 exhaust, as Baker's Dozen's are; in FreeCell with at most 3 cells, where
