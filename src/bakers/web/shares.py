@@ -18,7 +18,7 @@ WINNABLE_SHARE: dict[tuple[str, int], float] = {
     ("freecell", 3): 31_801 / 32_000,
     ("bakers_game", 4): 24_040 / 32_000,
     ("bakers_game", 3): 9_394 / 32_000,
-    ("bakers_dozen", 0): 31_909 / (31_909 + 90),  # 1 deal unresolved: left out
+    ("bakers_dozen", 0): 31_910 / 32_000,
 }
 """Winnable deals over resolved deals, per (game, free cells), from the atlas."""
 
