@@ -329,9 +329,9 @@ static inline int move_cost(int mode, const Child *ch)
     return mode == COST_PLAYER && ch->dest == D_FOUNDATION ? 0 : 1;
 }
 
-/* The probes (a portfolio stage, -5) start from positions at most this
- * many moves from the root. */
-#define PROBE_MAX_DEPTH 4
+/* The probes (portfolio stages, -5, each one move deeper than the last)
+ * start from positions at most this many moves from the root. */
+#define PROBE_MAX_DEPTH 6
 
 #define MAX_G 250 /* a record keeps its player moves in one byte */
 

@@ -75,9 +75,16 @@ static const int BEAMS_FEW[] = {300, 1000, 0, 3000, 10000, 30000, 100000};
  * 1,000 after the relaxation with the first stage 2,000, 5,000 and 10,000
  * instead of 20,000: 2 and 54,217,992 (taken), 55,489,325, 58,488,315.
  * Validation, once: 2 unknown either way (41043 and 41121 before, 41053 and
- * 41121 after), 39,776,969 -> 23,390,100 positions, worst 3.39 -> 2.81 s. */
+ * 41121 after), 39,776,969 -> 23,390,100 positions, worst 3.39 -> 2.81 s.
+ * Each probes stage goes one move deeper, so the depths can be spread over
+ * the schedule; on 1,001-19,000 (12,001-19,000 added to the tuning range)
+ * probes to depth 4 at once leave 7 unknown (101,551,457 positions), depth 3
+ * then the cheap beams then depth 4 then the race 6 (96,432,802); on
+ * validation that one is 2 and 24,013,281 against 2 and 23,390,100: not
+ * taken (docs/benchmarks.md). */
 static const long long BD_BEAMS[][2] = {
-    {-3, 100000}, {-5, 1000}, {300, 0}, {300, 1}, {1000, 0}, {1000, 1}, {-1, 1000000}, {-2, -1},
+    {-3, 100000}, {-5, 1000}, {-5, 1000}, {-5, 1000}, {-5, 1000},
+    {300, 0},     {300, 1},   {1000, 0},  {1000, 1},  {-1, 1000000}, {-2, -1},
 };
 /* The Baker's Dozen beams' weights: the two of the Python engine, and a third
  * with unbuilt cards counting twice (the one of 17 tried on deal 540 that
@@ -219,7 +226,9 @@ struct bk_found {
     BestFirst race[BK_MAXRACE];
     int nrace; /* the race's searches begun */
     Store beam_store;
-    Store tree; /* the probes' positions near the root */
+    Store tree;      /* the probes' positions near the root */
+    Vec probe_level; /* the deepest of them met so far */
+    int probe_depth; /* its depth (0: no probes yet) */
     Child *kids;
     Store *win_store; /* NULL: the root was won, or the line is ``xline`` */
     uint32_t win;
@@ -338,92 +347,108 @@ static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const 
     return ST_STAGE;
 }
 
-/* The probes (see bk_portfolio, width -5): the positions 1, 2, ...
- * PROBE_MAX_DEPTH moves from the root, met breadth first (each expansion
- * counted as a position), each searched afresh best-first with the main
- * weights for ``per`` positions, until a win, a limit or ``end`` positions
- * in all (ST_STAGE: the later stages go on with the main search). A probe
- * that exhausts its position's space proves only that position lost: the
- * next one goes on. A win leaves its search in ``f->rs`` (``*which``), or
- * its record in ``f->tree`` when a move of the tree itself wins. */
+/* The probes' tree and last level given back (the tree's records stay
+ * when a win lies in it: they are its line). */
+static void probes_free(bk_found *f, Budget *b)
+{
+    budget_free(b, f->probe_level.data, f->probe_level.cap * sizeof(uint64_t));
+    f->probe_level = (Vec){0};
+    if (f->win_store != &f->tree)
+        store_free(&f->tree);
+}
+
+/* The probes (see bk_portfolio, width -5), one move deeper than the last
+ * probes stage of the schedule (the first: one move from the root, at most
+ * PROBE_MAX_DEPTH): the positions at that depth, met breadth first from the
+ * last stage's (each expansion counted as a position; the tree is kept in
+ * ``f->tree`` from stage to stage), each searched afresh best-first with
+ * the main weights for ``per`` positions, until a win, a limit or ``end``
+ * positions in all (ST_STAGE: the later stages go on with the main
+ * search). A probe that exhausts its position's space proves only that
+ * position lost: the next one goes on. A win leaves its search in
+ * ``f->rs`` (``*which``), or its record in ``f->tree`` when a move of the
+ * tree itself wins. */
 static int run_probes(const Rules *r, const Weights *w, Budget *b, const uint8_t *root,
                       bk_found *f, Child *kids, BestFirst **which, size_t *peak, long long per,
                       long long end)
 {
     Store *t = &f->tree;
-    Vec level = {0}, next = {0};
+    Vec next = {0};
     int st = ST_STAGE;
-    uint32_t ri;
-    if (store_init(t, b) < 0 || (ri = store_add(t, root, hash_key(root))) == FULL ||
-        vec_push(b, &level, ri) < 0) {
-        st = ST_LIMIT;
-        goto out;
+    if (f->probe_depth == 0) {
+        uint32_t ri;
+        if (store_init(t, b) < 0 || (ri = store_add(t, root, hash_key(root))) == FULL ||
+            vec_push(b, &f->probe_level, ri) < 0) {
+            st = ST_LIMIT;
+            goto out;
+        }
+        rec_at(t, ri)->parent = UINT32_MAX;
     }
-    rec_at(t, ri)->parent = UINT32_MAX;
-    for (int d = 1; d <= PROBE_MAX_DEPTH && level.n; d++) {
-        next.n = 0;
-        for (uint32_t j = 0; j < level.n; j++) {
-            if (b->states >= end)
-                goto out;
-            if (budget_check(b)) {
+    if (f->probe_depth >= PROBE_MAX_DEPTH)
+        goto out;
+    f->probe_depth++;
+    for (uint32_t j = 0; j < f->probe_level.n; j++) {
+        if (b->states >= end)
+            goto out;
+        if (budget_check(b)) {
+            st = ST_LIMIT;
+            goto out;
+        }
+        uint32_t pi = (uint32_t)f->probe_level.data[j];
+        uint8_t key[NCARDS];
+        memcpy(key, rec_at(t, pi)->key, NCARDS);
+        uint32_t ph = rec_at(t, pi)->hash;
+        Pos pos;
+        if (decode(r, w, key, &pos) < 0) {
+            st = ST_ERROR;
+            goto out;
+        }
+        b->states++;
+        int n = generate(r, w, key, ph, &pos, pos_h(w, &pos), kids);
+        for (int c = 0; c < n; c++) {
+            uint32_t ci = store_add(t, kids[c].key, kids[c].hash);
+            if (ci == SEEN)
+                continue;
+            if (ci == FULL) {
                 st = ST_LIMIT;
                 goto out;
             }
-            uint32_t pi = (uint32_t)level.data[j];
-            uint8_t key[NCARDS];
-            memcpy(key, rec_at(t, pi)->key, NCARDS);
-            uint32_t ph = rec_at(t, pi)->hash;
-            Pos pos;
-            if (decode(r, w, key, &pos) < 0) {
-                st = ST_ERROR;
+            rec_link(rec_at(t, ci), pi, &kids[c]);
+            if (kids[c].win) {
+                f->win = ci;
+                f->win_store = t;
+                *which = NULL;
+                st = ST_WIN;
                 goto out;
             }
-            b->states++;
-            int n = generate(r, w, key, ph, &pos, pos_h(w, &pos), kids);
-            for (int c = 0; c < n; c++) {
-                uint32_t ci = store_add(t, kids[c].key, kids[c].hash);
-                if (ci == SEEN)
-                    continue;
-                if (ci == FULL) {
-                    st = ST_LIMIT;
-                    goto out;
-                }
-                rec_link(rec_at(t, ci), pi, &kids[c]);
-                if (kids[c].win) {
-                    f->win = ci;
-                    f->win_store = t;
-                    *which = NULL;
-                    st = ST_WIN;
-                    goto out;
-                }
-                if (vec_push(b, &next, ci) < 0) {
-                    st = ST_LIMIT;
-                    goto out;
-                }
+            if (vec_push(b, &next, ci) < 0) {
+                st = ST_LIMIT;
+                goto out;
             }
         }
-        for (uint32_t j = 0; j < next.n; j++) {
-            if (b->states >= end)
-                goto out;
-            if (bf_init_at(&f->rs, r, w, b, t, (uint32_t)next.data[j]) < 0) {
-                bf_free(&f->rs, b);
-                st = ST_LIMIT;
-                goto out;
-            }
-            long long until = end - b->states < per ? end : b->states + per;
-            st = bf_run(&f->rs, b, until, kids);
-            if (b->bytes > *peak)
-                *peak = b->bytes;
-            if (st == ST_WIN || st == ST_LIMIT || st == ST_ERROR) {
-                *which = &f->rs;
-                goto out;
-            }
+    }
+    /* the level is complete: the next probes stage starts from it */
+    budget_free(b, f->probe_level.data, f->probe_level.cap * sizeof(uint64_t));
+    f->probe_level = next;
+    next = (Vec){0};
+    for (uint32_t j = 0; j < f->probe_level.n; j++) {
+        if (b->states >= end)
+            goto out;
+        if (bf_init_at(&f->rs, r, w, b, t, (uint32_t)f->probe_level.data[j]) < 0) {
             bf_free(&f->rs, b);
-            st = ST_STAGE; /* exhausted: that position is lost, not the deal */
+            st = ST_LIMIT;
+            goto out;
         }
-        Vec swap = level;
-        level = next;
-        next = swap;
+        long long until = end - b->states < per ? end : b->states + per;
+        st = bf_run(&f->rs, b, until, kids);
+        if (b->bytes > *peak)
+            *peak = b->bytes;
+        if (st == ST_WIN || st == ST_LIMIT || st == ST_ERROR) {
+            *which = &f->rs;
+            goto out;
+        }
+        bf_free(&f->rs, b);
+        st = ST_STAGE; /* exhausted: that position is lost, not the deal */
     }
 out:
     if (st == ST_LIMIT && !b->limit)
@@ -432,10 +457,9 @@ out:
         *which = &f->bf;
     if (b->bytes > *peak)
         *peak = b->bytes;
-    budget_free(b, level.data, level.cap * sizeof(uint64_t));
     budget_free(b, next.data, next.cap * sizeof(uint64_t));
-    if (!(st == ST_WIN && *which == NULL))
-        store_free(t);
+    if (st != ST_STAGE && !(st == ST_WIN && *which == NULL))
+        probes_free(f, b);
     return st;
 }
 
@@ -634,7 +658,8 @@ void bk_found_free(bk_found *f, Budget *b)
     if (!f)
         return;
     store_free(&f->beam_store);
-    store_free(&f->tree);
+    f->win_store = NULL;
+    probes_free(f, b);
     bf_free(&f->rs, b);
     for (int i = 0; i < f->nrace; i++)
         bf_free(&f->race[i], b);

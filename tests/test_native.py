@@ -368,7 +368,8 @@ def wins_with_one_stage(first_stage: int, stage: tuple[int, int]) -> None:
 
 def test_a_probe_stage_wins_from_a_few_moves_in() -> None:
     """The probes (width -5): a best-first search of n positions from each
-    position a few moves from the root in turn. Baker's Dozen 5564, which a
+    position one move deeper than the last probes stage (four stages: up to
+    four moves from the root). Baker's Dozen 5564, which a
     portfolio without them leaves unknown at 3 M positions (and which stayed
     unknown after billions: its main search follows the queen of diamonds
     onto the one king it can uncover, freeing two aces, and no line wins
@@ -381,7 +382,7 @@ def test_a_probe_stage_wins_from_a_few_moves_in() -> None:
         b for b in base.beams if not (isinstance(b, tuple) and b[0] == -5)))
     assert native.search(board, without, timeout=None, max_states=3_000_000,
                          max_memory_mb=None).verdict == "unknown"
-    probes = dataclasses.replace(base, beams=((-5, 1_000),))
+    probes = dataclasses.replace(base, beams=((-5, 1_000),) * 4)
     won = native.search(board, probes, timeout=None, max_states=3_000_000, max_memory_mb=None)
     again = native.search(board, probes, timeout=None, max_states=3_000_000, max_memory_mb=None)
     assert won.verdict == "winnable" and (won.states, won.line) == (again.states, again.line)

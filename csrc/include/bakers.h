@@ -152,10 +152,11 @@ typedef struct {
  * the deal lost; width[i] == -4: the exhaustive search (bk_exhaust, under
  * the portfolio's own rules) for sel[i] positions (or to the end), which
  * proves a small lost space lost and wins where it meets a win; width[i] ==
- * -5: the probes, a best-first search of sel[i] positions (at least 1) from
- * each position a few moves from the root in turn, nearest first, to the end
- * of the budget or of those positions — then the best-first search resumed
- * with all that is left. */
+ * -5: the probes, one move deeper than the schedule's last probes (the
+ * first: one move from the root; at most six), a best-first search of
+ * sel[i] positions (at least 1) from each position at that depth in turn,
+ * to the end of the budget or of those positions — then the best-first
+ * search resumed with all that is left. */
 typedef struct {
     bk_weights weights;
     long long first_stage, middle_stage;

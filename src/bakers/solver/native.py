@@ -153,8 +153,9 @@ class Portfolio:
     weights k alone; 0 the best-first search resumed; -1 the race; -2 the
     restarts; -3 the pool relaxation (pruning rule 8); -4 the exhaustive
     search; -5 the probes (``(-5, n)``: a best-first search of n positions
-    from each position a few moves from the root, nearest first); each of 0
-    and below as ``(code, n)`` for n positions (the core's bk_portfolio)."""
+    from each position one move deeper than the last probes stage, the first
+    one move from the root); each of 0 and below as ``(code, n)`` for n
+    positions (the core's bk_portfolio)."""
 
     weights: Weights
     first_stage: int
