@@ -371,9 +371,9 @@ def test_a_probe_stage_wins_from_a_few_moves_in() -> None:
     position one move deeper than the last probes stage (four stages: up to
     four moves from the root). Baker's Dozen 5564, which a
     portfolio without them leaves unknown at 3 M positions (and which stayed
-    unknown after billions: its main search follows the queen of diamonds
-    onto the one king it can uncover, freeing two aces, and no line wins
-    from there), is won by them with a line the rules engine replays; a won
+    unknown after billions: the queen of diamonds onto the one king that can
+    be uncovered frees two aces at once, and from there the portfolio finds
+    no win in 20 M positions), is won by them with a line the rules engine replays; a won
     deal is won with its line replayed in both games; on a lost deal they
     end at the budget with no verdict of their own."""
     board = Board.deal("bakers_dozen", 5564)
