@@ -66,8 +66,8 @@ static const int BEAMS_FEW[] = {300, 1000, 0, 3000, 10000, 30000, 100000};
  * a costly deal's main search has often taken a wrong turn in its first
  * few moves and spends its budget beneath it (Baker's Dozen 5564: the
  * queen of diamonds onto the one king it can uncover frees two aces at
- * once, after which no line wins; with the queen of hearts there first the
- * deal is won in 836 positions). Chosen on the tuning range at 3 M
+ * once, and from there the portfolio finds no win in 20 M positions; with
+ * the queen of hearts there first the deal is won in 836). Chosen on the tuning range at 3 M
  * positions, unknown and positions (today 9 and 101,275,825): probes of
  * 1,000 after the relaxation 2 (1360 and the lost 9515) and 63,704,801; of
  * 500 and 2,000 there 2 and 64,081,477 / 67,139,265; after the cheap beams
@@ -227,8 +227,8 @@ struct bk_found {
     int nrace; /* the race's searches begun */
     Store beam_store;
     Store tree;      /* the probes' positions near the root */
-    Vec probe_level; /* the deepest of them met so far */
-    int probe_depth; /* its depth (0: no probes yet) */
+    Vec probe_level; /* the deepest complete level of them */
+    int probe_depth; /* its depth (0: the root alone) */
     Child *kids;
     Store *win_store; /* NULL: the root was won, or the line is ``xline`` */
     uint32_t win;
@@ -375,7 +375,7 @@ static int run_probes(const Rules *r, const Weights *w, Budget *b, const uint8_t
     Store *t = &f->tree;
     Vec next = {0};
     int st = ST_STAGE;
-    if (f->probe_depth == 0) {
+    if (!t->slots) { /* the first probes stage: the tree is the root alone */
         uint32_t ri;
         if (store_init(t, b) < 0 || (ri = store_add(t, root, hash_key(root))) == FULL ||
             vec_push(b, &f->probe_level, ri) < 0) {
@@ -386,11 +386,10 @@ static int run_probes(const Rules *r, const Weights *w, Budget *b, const uint8_t
     }
     if (f->probe_depth >= PROBE_MAX_DEPTH)
         goto out;
-    f->probe_depth++;
     for (uint32_t j = 0; j < f->probe_level.n; j++) {
         if (b->states >= end)
             goto out;
-        if (budget_check(b)) {
+        if (!(b->states & 255) && budget_check(b)) {
             st = ST_LIMIT;
             goto out;
         }
@@ -430,6 +429,7 @@ static int run_probes(const Rules *r, const Weights *w, Budget *b, const uint8_t
     /* the level is complete: the next probes stage starts from it */
     budget_free(b, f->probe_level.data, f->probe_level.cap * sizeof(uint64_t));
     f->probe_level = next;
+    f->probe_depth++;
     next = (Vec){0};
     for (uint32_t j = 0; j < f->probe_level.n; j++) {
         if (b->states >= end)
