@@ -19,7 +19,9 @@ as ``[turn, until, [weights, ...]]`` or null; restarts as ``[unit, seed, low
 weights, high weights, with_main]`` (with_main optional) or null; a beam as
 a width, ``[width, k]``, -1 for the race, ``[-2, n]`` for n positions of
 restarts (-2: to the end), ``[-3, n]`` for the pool relaxation's first n
-states, or ``[-4, n]`` for n positions of the exhaustive search). Every deal
+states (``[-6, n]`` with its fine ladder of games), ``[-4, n]`` for n
+positions of the exhaustive search, or ``[-5, n]`` for probes of n
+positions). Every deal
 is solved
 by the native core at the default budget (3 M positions, no timeout: the
 counts do not depend on the machine; ``--max-states`` for another, such as

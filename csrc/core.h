@@ -373,6 +373,9 @@ BK_FN int layered_beam(const Rules *r, const Weights *w, Budget *b, const uint8_
 BK_FN int beam(const Rules *r, const Weights *w, Budget *b, const uint8_t *root, int width,
                 Store *s, uint32_t *win, Child *kids);
 
+/* relax.c: pruning rule 8 with the short ladder (bk_relax plays the fine one) */
+BK_FN int relax_short(const Rules *r, Budget *b, const uint8_t *k, size_t *peak);
+
 /* bestfirst.c */
 BK_FN int vec_push(Budget *b, Vec *v, uint64_t x);
 BK_FN int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, const uint8_t *root,

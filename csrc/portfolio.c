@@ -178,7 +178,7 @@ int bk_portfolio_check(const bk_portfolio *p)
     if (p->nbeams < 0 || p->nbeams > BK_MAXSTAGES)
         return -BK_ERR_STAGES;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] < -5 || p->width[i] > 10000000)
+        if (p->width[i] < -6 || p->width[i] > 10000000)
             return -BK_ERR_STAGES;
     if (p->nbw > BK_MAXBEAMW || (p->nbeams && p->nbw < 1))
         return -BK_ERR_BEAM_WEIGHTS;
@@ -518,17 +518,18 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                     status = run_race(&r, &p->race, b, root, f, kids, &which, &peak, until);
                     continue;
                 }
-                if (p->width[i] == -3 || p->width[i] == -4) {
+                if (p->width[i] == -3 || p->width[i] == -4 || p->width[i] == -6) {
                     /* -3: the pool relaxation (pruning rule 8), where the
-                     * rules have it, for sel[i] relaxed states or to the end:
-                     * a lost relaxed game proves the deal lost, a won one
-                     * goes on. -4: the exhaustive search for sel[i] positions
+                     * rules have it, for sel[i] relaxed states or to the end,
+                     * its short ladder of games (-6: its fine one): a lost
+                     * relaxed game proves the deal lost, a won one goes on.
+                     * -4: the exhaustive search for sel[i] positions
                      * or to the end, under the portfolio's rules, so that its
                      * line is played as every line is: a small lost space is
                      * proven lost where the best-first search's own order
                      * would meet the budget first; a win ends the search.
                      * Either one out of its states or memory goes on. */
-                    if (p->width[i] == -3 && !r.dead)
+                    if (p->width[i] != -4 && !r.dead)
                         continue;
                     long long saved = b->max_states;
                     long long cap = p->sel[i] >= 0 ? b->states + p->sel[i] : saved;
@@ -536,8 +537,9 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                         b->max_states = cap;
                     size_t speak = 0, nx = 0;
                     CMove *xl = NULL;
-                    int st = p->width[i] == -3 ? bk_relax(&r, b, root, &speak)
-                                               : bk_exhaust(&r, &w, b, root, &xl, &nx, &speak);
+                    int st = p->width[i] == -3   ? relax_short(&r, b, root, &speak)
+                             : p->width[i] == -6 ? bk_relax(&r, b, root, &speak)
+                                                 : bk_exhaust(&r, &w, b, root, &xl, &nx, &speak);
                     b->max_states = saved;
                     if (speak > peak)
                         peak = speak;

@@ -32,9 +32,22 @@
 #include "core.h"
 
 /* The relaxed games played in turn, to the first one lost: the lowest rank
- * each follows, the cards below it gone at will (see above). Chosen on the
- * tuning range 1,001-12,000 (bench/tuning.py, docs/benchmarks.md). */
-static const int RELAX_LADDER[] = {12, 8, 1};
+ * each follows, the cards below it gone at will (see above). The short
+ * ladder is the portfolio's first relaxation ({-3, n}), which every deal
+ * not won at once plays and nearly every one wins: chosen on the tuning
+ * range 1,001-12,000. The fine one (bk_relax: the exhaustive search's, and
+ * the portfolio's {-6, n}) adds the games from 7 and 5, which prove the
+ * losses that take the full game hundreds of thousands of states or
+ * millions in far fewer (Baker's Dozen 9515: 585,284 against 4,431,468;
+ * the 89 lost deals of 1-32,000 that lose the relaxed game: 2,316,057
+ * against 13,864,001). Chosen on the relaxed games alone of the tuning
+ * range 1,001-19,000 (each game's states per deal); checked on deals
+ * 60,001-100,000, never used to choose: their 121 deals lost in the relaxed
+ * game take 19,109,918 relaxed states against 37,580,934 (the largest
+ * 6,782,404 against 10,788,176), every deal's in all 8 % more
+ * (docs/benchmarks.md). */
+static const int RELAX_SHORT[] = {12, 8, 1};
+static const int RELAX_LADDER[] = {12, 8, 7, 5, 1};
 
 typedef struct {
     int ncols;
@@ -224,7 +237,8 @@ static int relax_visit(Relax *x)
     return 0;
 }
 
-int bk_relax(const Rules *r, Budget *b, const uint8_t *k, size_t *peak)
+static int relax_ladder(const Rules *r, Budget *b, const uint8_t *k, const int *ladder, int nl,
+                        size_t *peak)
 {
     *peak = 0;
     if (!r->dead)
@@ -258,9 +272,8 @@ int bk_relax(const Rules *r, Budget *b, const uint8_t *k, size_t *peak)
         status = ST_ERROR; /* no cells in the games rule 8 is for */
     } else {
         status = ST_WIN;
-        int nl = (int)(sizeof RELAX_LADDER / sizeof RELAX_LADDER[0]);
         for (int l = 0; l < nl && status == ST_WIN; l++) {
-            x->lo = RELAX_LADDER[l];
+            x->lo = ladder[l];
             for (int s = 0; s < 4; s++) /* the cards home below lo are gone */
                 x->gone[s] = x->f[s] < x->lo - 1 ? x->f[s] : x->lo - 1;
             budget_free(b, x->slot, x->slot ? (x->mask + 1) * sizeof(uint64_t) : 0);
@@ -283,4 +296,16 @@ int bk_relax(const Rules *r, Budget *b, const uint8_t *k, size_t *peak)
     budget_free(b, x->slot, x->slot ? (x->mask + 1) * sizeof(uint64_t) : 0);
     free(x);
     return status;
+}
+
+int bk_relax(const Rules *r, Budget *b, const uint8_t *k, size_t *peak)
+{
+    return relax_ladder(r, b, k, RELAX_LADDER, (int)(sizeof RELAX_LADDER / sizeof RELAX_LADDER[0]),
+                        peak);
+}
+
+BK_FN int relax_short(const Rules *r, Budget *b, const uint8_t *k, size_t *peak)
+{
+    return relax_ladder(r, b, k, RELAX_SHORT, (int)(sizeof RELAX_SHORT / sizeof RELAX_SHORT[0]),
+                        peak);
 }

@@ -147,9 +147,10 @@ typedef struct {
  * ``middle_stage`` when sel[i] < 0); width[i] == -1: the race for sel[i]
  * positions (or the race's ``until`` when sel[i] < 0); width[i] == -2: the
  * restarts for sel[i] positions (or to the end of the budget when sel[i] <
- * 0); width[i] == -3: the pool relaxation (bk_relax, where the rules have
- * it) for sel[i] relaxed states (or to the end), a lost relaxed game proving
- * the deal lost; width[i] == -4: the exhaustive search (bk_exhaust, under
+ * 0); width[i] == -3: the pool relaxation (where the rules have it: its
+ * short ladder of games, 12, 8 and the full one) for sel[i] relaxed states
+ * (or to the end), a lost relaxed game proving the deal lost; width[i] ==
+ * -6: the same with bk_relax's fine ladder; width[i] == -4: the exhaustive search (bk_exhaust, under
  * the portfolio's own rules) for sel[i] positions (or to the end), which
  * proves a small lost space lost and wins where it meets a win; width[i] ==
  * -5: the probes, one move deeper than the schedule's last probes (the
@@ -276,7 +277,8 @@ int bk_exhaust(const bk_rules *r, const bk_weights *w, bk_budget *b, const uint8
                bk_cmove **line, size_t *nline, size_t *peak);
 
 /* Pruning rule 8 (Baker's Dozen: rules with r->dead): the pool relaxation
- * searched from ``k``, each of its states one position of the budget:
+ * searched from ``k`` (the games from ranks 12, 8, 7 and 5, then the full
+ * one, to the first lost), each of its states one position of the budget:
  * BK_EXHAUSTED when it proves the position lost, BK_WIN when the relaxed
  * game is won (which proves nothing), BK_LIMIT, BK_ERROR (a card in a
  * cell), or -BK_ERR_RULES for other rules. *peak: the memory it held. */

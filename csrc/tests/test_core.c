@@ -639,20 +639,22 @@ static void test_disk(void)
 }
 
 /* Pruning rule 8, the pool relaxation: Baker's Dozen 104 and 5257 proven
- * lost (645 and 133,367 relaxed states, the coarser games' included), 21980
- * lost in the game from rank 12 (100 states; the full game takes 3,975,921),
- * deal 1 won in every game of the ladder (913 states, which proves nothing),
- * a state limit named, other rules refused. */
+ * lost (2,017 and 335 relaxed states, the coarser games' included; 5257 in
+ * the game from rank 7), 21980 lost in the game from rank 12 (100 states; the
+ * full game takes 3,975,921), 14902 in the full game (79,082), deal 1 won in
+ * every game of the ladder (1,090 states, which proves nothing), a state
+ * limit named, other rules refused. */
 static void test_relax(void)
 {
     static const struct {
         unsigned long long deal;
         int status;
         long long states;
-    } cases[] = {{104, BK_EXHAUSTED, 645},
-                 {5257, BK_EXHAUSTED, 133367},
+    } cases[] = {{104, BK_EXHAUSTED, 2017},
+                 {5257, BK_EXHAUSTED, 335},
                  {21980, BK_EXHAUSTED, 100},
-                 {1, BK_WIN, 913}};
+                 {14902, BK_EXHAUSTED, 79082},
+                 {1, BK_WIN, 1090}};
     bk_rules r;
     bk_placed pl;
     bk_portfolio p;
@@ -664,16 +666,18 @@ static void test_relax(void)
         CHECK(bk_relax(&r, &b, pl.key, &peak) == cases[i].status);
         CHECK(b.states == cases[i].states && peak > 0 && b.bytes == 0);
     }
-    ready_deal(BAKERS_DOZEN, 0, 5257, &r, &pl, &p);
-    bk_budget_start(&b, 100000, 0, 0);
+    ready_deal(BAKERS_DOZEN, 0, 14902, &r, &pl, &p);
+    bk_budget_start(&b, 10000, 0, 0);
     CHECK(bk_relax(&r, &b, pl.key, &peak) == BK_LIMIT && b.limit == BK_LIM_STATES);
     bk_budget_start(&b, -1, 0, 1);
     CHECK(bk_relax(&r, &b, pl.key, &peak) == BK_LIMIT && b.limit == BK_LIM_MEMORY);
     ready_deal(FREECELL, 4, 1, &r, &pl, &p);
     bk_budget_start(&b, 3000000, 0, 0);
     CHECK(bk_relax(&r, &b, pl.key, &peak) == -BK_ERR_RULES);
-    /* as a stage of a portfolio: the relaxation (width -3) proves 14902 lost
-     * when its cap holds the relaxed game, the search going on past a
+    /* as a stage of a portfolio: the relaxation (width -3, its short ladder:
+     * 77,881 states; -6, its fine one: 79,082) proves 14902 lost when its
+     * cap holds the relaxed game, the fine ladder 9515 in 585,284 (the short
+     * one takes 4,431,468), the search going on past a
      * smaller cap (up to the budget), and the stage passed over in FreeCell;
      * the exhaustive search (width -4) wins Baker's Dozen 3 and FreeCell 1
      * with lines that check, proves 104 lost (dead at its root), and the
@@ -687,6 +691,10 @@ static void test_relax(void)
         int status;
         long long states; /* -1: not checked */
     } stages[] = {{-3, BAKERS_DOZEN, 14902, 100000, 3000000, BK_EXHAUSTED, 1 + 77881},
+                  {-6, BAKERS_DOZEN, 14902, 100000, 3000000, BK_EXHAUSTED, 1 + 79082},
+                  {-6, BAKERS_DOZEN, 9515, 100000, 200000, BK_LIMIT, 200000},
+                  {-6, BAKERS_DOZEN, 9515, 1000000, 3000000, BK_EXHAUSTED, 585281},
+                  {-6, FREECELL, 1, 1000, 3000000, BK_WIN, -1},
                   {-3, BAKERS_DOZEN, 14902, 1000, 5000, BK_LIMIT, 5000},
                   {-3, FREECELL, 1, 1000, 3000000, BK_WIN, -1},
                   {-4, BAKERS_DOZEN, 3, 1000000, 3000000, BK_WIN, -1},
@@ -722,7 +730,7 @@ static void test_relax(void)
     }
     ready_deal(BAKERS_DOZEN, 0, 3, &r, &pl, &p);
     p.nbeams = 1;
-    p.width[0] = -6;
+    p.width[0] = -7;
     p.sel[0] = 1000;
     CHECK(bk_portfolio_check(&p) == -BK_ERR_STAGES);
     p.width[0] = -5; /* the probes need a size */

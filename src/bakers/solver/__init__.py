@@ -242,10 +242,14 @@ search that ends without it proves the position lost.
    every count and test, so if the game from L is lost with such cards gone
    at once, it is lost with them gone at will, and so is the full relaxed
    game. The core plays the game from 12 (queens and kings), then from 8,
-   then the full game (``RELAX_LADDER``), each with its own states seen,
-   all counted: from 12 most lost deals whose four queens need kings that
-   are not there are lost in about a hundred states (deal 21980: 100,
-   against 3,975,921 for the full game).
+   7 and 5, then the full game (``RELAX_LADDER``), each with its own states
+   seen, all counted: from 12 most lost deals whose four queens need kings
+   that are not there are lost in about a hundred states (deal 21980: 100,
+   against 3,975,921 for the full game); from 7 or 5 many that the full game
+   takes hundreds of thousands of states or millions for (deal 9515:
+   585,284 against 4,431,468). The portfolio's first relaxation, which
+   nearly every deal it reaches wins, plays the short ladder (12, 8, then
+   the full game), and only a later stage the fine one.
    It counts the cards that wait on each rank at once, where rule 7 lets
    any number share one card; the exhaustive search keeps rule 7 beneath
    it for the positions the relaxation leaves open. Of Baker's
@@ -253,9 +257,10 @@ search that ends without it proves the position lost.
    rules 1–7, 15 are lost in the relaxed game (77,757 to 18,392,997 states,
    0.02 to 15.5 s, with the full game alone); each of the 31,904 deals of
    1–32,000 won by a replayed line wins the relaxed game, and each of the 89
-   proven lost loses it (a second proof of each): with the coarser games
-   first in 13,864,001 relaxed states for the 89, against 138,900,296 with
-   the full game alone (deal 27105: 54,534 against 18,392,997). Only at
+   proven lost loses it (a second proof of each): with the fine ladder in
+   2,316,057 relaxed states for the 89, with the short one in 13,864,001,
+   against 138,900,296 with the full game alone (deal 27105: 54,534 against
+   18,392,997). Only at
    the root: a search of millions of states at every position would cost
    more than it saves. ``engine.Rules.relaxed`` is the
    reference for the core's ``bk_relax`` (the same verdicts and counts).

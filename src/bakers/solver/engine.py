@@ -58,7 +58,7 @@ _NEXT_RANK = [0xF << (c // 4 + 1) * 4 if c < 48 else 0 for c in range(NCARDS)]
 FEW_CELLS = 3
 # Pruning rule 8's relaxed games, in turn: the lowest rank each one follows
 # (the cards below it gone at will); the core's RELAX_LADDER (relax.c).
-RELAX_LADDER = (12, 8, 1)
+RELAX_LADDER = (12, 8, 7, 5, 1)
 
 
 def _rank(c: int) -> int:
@@ -344,9 +344,9 @@ class Rules:
         """Pruning rule 8 of :mod:`bakers.solver` (Baker's Dozen): the pool
         relaxation searched depth first from ``key``, its columns in the order
         of their bottom cards, as the core's bk_relax: first with the cards
-        below rank 12, then below rank 8, gone at will (coarser relaxations of
-        it, each much smaller), then with every card followed, to the first
-        that is lost: ("impossible", n) when one proves ``key`` lost, ("open",
+        below rank 12, then below ranks 8, 7 and 5, gone at will (coarser
+        relaxations of it, each much smaller), then with every card followed,
+        to the first that is lost: ("impossible", n) when one proves ``key`` lost, ("open",
         n) when the last is won, ("unknown", n) past ``max_states`` relaxed
         states in all."""
         fnd0, cells, cols = self.parts(key)

@@ -151,8 +151,9 @@ class Portfolio:
     of the first best-first stage, the later stages and the beams' weights.
     A later stage (``beams``) is a beam's width, or ``(width, k)`` with beam
     weights k alone; 0 the best-first search resumed; -1 the race; -2 the
-    restarts; -3 the pool relaxation (pruning rule 8); -4 the exhaustive
-    search; -5 the probes (``(-5, n)``: a best-first search of n positions
+    restarts; -3 the pool relaxation (pruning rule 8; -6 with its fine
+    ladder of games, as :func:`relax`); -4 the exhaustive search; -5 the
+    probes (``(-5, n)``: a best-first search of n positions
     from each position one move deeper than the last probes stage, the first
     one move from the root); each of 0 and below as ``(code, n)`` for n
     positions (the core's bk_portfolio)."""
