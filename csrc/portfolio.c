@@ -81,9 +81,27 @@ static const int BEAMS_FEW[] = {300, 1000, 0, 3000, 10000, 30000, 100000};
  * probes to depth 4 at once leave 7 unknown (101,551,457 positions), depth 3
  * then the cheap beams then depth 4 then the race 6 (96,432,802); on
  * validation that one is 2 and 24,013,281 against 2 and 23,390,100: not
- * taken (docs/benchmarks.md). */
+ * taken (docs/benchmarks.md).
+ * Then, after the probes to depth 3, the relaxation again with its fine
+ * ladder ({-6, n}: the games from 7 and 5 too) for up to 1 M states, which
+ * proves the lost deals the first one leaves open, and the best-first
+ * search resumed for 200,000 positions before the probes of depth 4, which
+ * would take the whole budget of a costly deal (each of a thousand or so
+ * positions four moves in gets 1,000), where the main search wins many
+ * (13264 in 987,341 positions, unknown before). Tuned on 1,001-19,000 and
+ * 100,001-120,000 (added: 1,001-19,000 had one unknown deal left to learn
+ * from), rule: fewest unknown, then positions: 23 unknown and 238,945,224
+ * positions before; 15 and 214,920,281 (taken); the search resumed
+ * before the fine relaxation 15 and 215,328,402; the race for 1 M before
+ * the fine relaxation 15 and 216,025,231, at once after the first
+ * relaxation 15 and 360,977,894; the race before the cheap beams 15 and
+ * 215,653,870; the search resumed, the race, then the fine relaxation 16
+ * and 220,058,612. Validation, once, on
+ * 20,001-22,000, 40,001-42,000, 60,001-62,000, 80,001-82,000 and
+ * 140,001-160,000: 24 unknown and 193,940,925 positions before, 17 and
+ * 182,261,547 after. */
 static const long long BD_BEAMS[][2] = {
-    {-3, 100000}, {-5, 1000}, {-5, 1000}, {-5, 1000}, {-5, 1000},
+    {-3, 100000}, {-5, 1000}, {-5, 1000}, {-5, 1000}, {-6, 1000000}, {0, 200000}, {-5, 1000},
     {300, 0},     {300, 1},   {1000, 0},  {1000, 1},  {-1, 1000000}, {-2, -1},
 };
 /* The Baker's Dozen beams' weights: the two of the Python engine, and a third
