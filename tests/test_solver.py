@@ -531,3 +531,23 @@ def test_hint_command(tmp_path: Path) -> None:
                                          "engine": solver_api.default_engine()}
     assert run("hint", "-", "--game", "bakers_game", "--cells", "0",
                stdin=lost.to_text()).stdout == "no winning line from here\n"
+
+
+def test_playing_on_after_a_loss_is_told_at_once() -> None:
+    """A position reached from a lost one is lost: once a hint has proven a
+    position lost (Baker's Dozen 12035, 937,582 positions),
+    every position one move on, and the moves home after it, is answered at
+    once, where solving it again would not finish in a millisecond; and so
+    on from there. A position reached another way is solved afresh."""
+    board = Board.deal("bakers_dozen", 12035)
+    child = board.copy()
+    child.push(list(child.legal_moves)[0])
+    assert hint(child.copy(), budget=0.001).verdict is Verdict.UNKNOWN
+    assert hint(board, budget=30).verdict is Verdict.IMPOSSIBLE
+    for _ in range(3):
+        assert solver_api._is_known_lost(child)
+        result = hint(child, budget=0.001)
+        assert result == HintResult(Verdict.IMPOSSIBLE, None, "no winning line from here")
+        child.push(list(child.legal_moves)[-1])
+    other = Board.deal("bakers_dozen", 12036)
+    assert not solver_api._is_known_lost(other)

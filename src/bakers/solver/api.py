@@ -762,14 +762,58 @@ def _remember_rest(board: Board, line: Sequence[Move]) -> None:
             _known_lines.popitem(last=False)
 
 
+# Positions known lost, by the exact position: every position reached from a
+# lost one is lost (a winning line from it would make one from the position
+# before it). When a hint finds a position lost, the positions one move on
+# from it, and those the moves home after such a move reach, are remembered,
+# so a player who plays on after a loss is told at once, and so on from there.
+KNOWN_LOST = 4096
+_known_lost: collections.OrderedDict[tuple[Game, Position], None] = collections.OrderedDict()
+
+
+def _is_known_lost(board: Board) -> bool:
+    key = _line_key(board)
+    with _known_lock:
+        if key in _known_lost:
+            _known_lost.move_to_end(key)
+            return True
+        return False
+
+
+def _remember_lost(board: Board) -> None:
+    """Remember ``board``'s position, lost, and the positions one move on."""
+    keys = [_line_key(board)]
+    for move in board.legal_moves:
+        after = board.copy(stack=False)
+        after.push(move)
+        keys.append(_line_key(after))
+        for _ in range(NCARDS):  # the moves home that may follow, the first each time
+            home = next((m for m in after.legal_moves
+                         if m.dst.kind is PlaceKind.FOUNDATION), None)
+            if home is None:
+                break
+            after.push(home)
+            keys.append(_line_key(after))
+    with _known_lock:
+        for key in keys:
+            _known_lost[key] = None
+            _known_lost.move_to_end(key)
+        while len(_known_lost) > KNOWN_LOST:
+            _known_lost.popitem(last=False)
+
+
 def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintResult:
     """The first move of a winning line from ``board``'s position, found
     within ``budget`` seconds (the short search improving the line for a few
     hundredths of a second); or that the position is lost; or unknown. The
     next move of the line a previous hint came from, at once, when ``board``
-    is where that hint's move led."""
+    is where that hint's move led; that the position is lost, at once, when
+    a hint found the position it came from lost."""
     if board.is_won():
         return HintResult(Verdict.WINNABLE, None, "the game is already won")
+    if _is_known_lost(board):
+        _remember_lost(board)
+        return HintResult(Verdict.IMPOSSIBLE, None, NO_WINNING_LINE)
     line = _known_line(board)
     if line is None:
         result = solve(board, timeout=budget, engine=engine, lines="short",
@@ -783,6 +827,7 @@ def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintRe
         return HintResult(Verdict.WINNABLE, move,
                           f"{board.move_text(move)}: {board.describe_move(move)}")
     if result.verdict is Verdict.IMPOSSIBLE:
+        _remember_lost(board)
         return HintResult(Verdict.IMPOSSIBLE, None, NO_WINNING_LINE)
     return HintResult(Verdict.UNKNOWN, None,
                       f"no verdict within the budget ({result.limit})")
