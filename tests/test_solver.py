@@ -541,7 +541,7 @@ def test_playing_on_after_a_loss_is_told_at_once() -> None:
     on from there. A position reached another way is solved afresh."""
     board = Board.deal("bakers_dozen", 12035)
     child = board.copy()
-    child.push(list(child.legal_moves)[0])
+    child.push(next(iter(child.legal_moves)))
     assert hint(child.copy(), budget=0.001).verdict is Verdict.UNKNOWN
     assert hint(board, budget=30).verdict is Verdict.IMPOSSIBLE
     for _ in range(3):
