@@ -29,6 +29,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from ..board import Board, run_moves
 from ..cards import Card
@@ -724,23 +725,40 @@ def _decision(found: NativeChecked, seconds: float, timeout: float | None,
 # without solving again (a suffix of a checked winning line wins from where
 # it starts). Keyed by the exact position, so a board laid out otherwise, or
 # reached any other way, is solved as before.
+_Key = tuple[Game, Position]
+_V = TypeVar("_V")
 KNOWN_LINES = 512
-_known_lines: collections.OrderedDict[tuple[Game, Position], tuple[Move, ...]] = \
-    collections.OrderedDict()
+_known_lines: collections.OrderedDict[_Key, tuple[Move, ...]] = collections.OrderedDict()
 _known_lock = threading.Lock()
 
 
-def _line_key(board: Board) -> tuple[Game, Position]:
+def _line_key(board: Board) -> _Key:
     return board.game, board.position
 
 
-def _known_line(board: Board) -> tuple[Move, ...] | None:
-    key = _line_key(board)
+def _recall(cache: collections.OrderedDict[_Key, _V], key: _Key) -> _V | None:
+    """``cache``'s entry for ``key`` (now its newest), or None."""
     with _known_lock:
-        line = _known_lines.get(key)
-        if line is not None:
-            _known_lines.move_to_end(key)
-        return line
+        value = cache.get(key)
+        if value is not None:
+            cache.move_to_end(key)
+        return value
+
+
+def _keep(cache: collections.OrderedDict[_Key, _V], items: Sequence[tuple[_Key, _V]],
+          limit: int) -> None:
+    """Put ``items`` in ``cache`` as its newest entries, the oldest dropped
+    past ``limit``."""
+    with _known_lock:
+        for key, value in items:
+            cache[key] = value
+            cache.move_to_end(key)
+        while len(cache) > limit:
+            cache.popitem(last=False)
+
+
+def _known_line(board: Board) -> tuple[Move, ...] | None:
+    return _recall(_known_lines, _line_key(board))
 
 
 def _remember_rest(board: Board, line: Sequence[Move]) -> None:
@@ -748,18 +766,13 @@ def _remember_rest(board: Board, line: Sequence[Move]) -> None:
     and so on through the moves home that follow it (a table that sends those
     cards home by itself reaches those positions)."""
     after = board.copy(stack=False)
-    rests: list[tuple[tuple[Game, Position], tuple[Move, ...]]] = []
+    rests: list[tuple[_Key, tuple[Move, ...]]] = []
     for k in range(1, len(line)):
         after.push(line[k - 1])
         rests.append((_line_key(after), tuple(line[k:])))
         if line[k].dst.kind is not PlaceKind.FOUNDATION:
             break
-    with _known_lock:
-        for key, rest in rests:
-            _known_lines[key] = rest
-            _known_lines.move_to_end(key)
-        while len(_known_lines) > KNOWN_LINES:
-            _known_lines.popitem(last=False)
+    _keep(_known_lines, rests, KNOWN_LINES)
 
 
 # Positions known lost, by the exact position: every position reached from a
@@ -768,16 +781,11 @@ def _remember_rest(board: Board, line: Sequence[Move]) -> None:
 # from it, and those the moves home after such a move reach, are remembered,
 # so a player who plays on after a loss is told at once, and so on from there.
 KNOWN_LOST = 4096
-_known_lost: collections.OrderedDict[tuple[Game, Position], None] = collections.OrderedDict()
+_known_lost: collections.OrderedDict[_Key, bool] = collections.OrderedDict()
 
 
 def _is_known_lost(board: Board) -> bool:
-    key = _line_key(board)
-    with _known_lock:
-        if key in _known_lost:
-            _known_lost.move_to_end(key)
-            return True
-        return False
+    return _recall(_known_lost, _line_key(board)) is not None
 
 
 def _remember_lost(board: Board) -> None:
@@ -794,12 +802,7 @@ def _remember_lost(board: Board) -> None:
                 break
             after.push(home)
             keys.append(_line_key(after))
-    with _known_lock:
-        for key in keys:
-            _known_lost[key] = None
-            _known_lost.move_to_end(key)
-        while len(_known_lost) > KNOWN_LOST:
-            _known_lost.popitem(last=False)
+    _keep(_known_lost, [(key, True) for key in keys], KNOWN_LOST)
 
 
 def hint(board: Board, budget: float = 1.0, engine: str | None = None) -> HintResult:
