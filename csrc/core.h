@@ -198,6 +198,7 @@ typedef struct {
     int fnd[4];
     int home;
     int8_t topcol[NCARDS]; /* exposed card -> its column, or -1 */
+    int known_live;        /* rule 7: set by a search that knows the position live */
 } Pos;
 
 /* Bits of the cards that are column bottoms, in cells, and home. */

@@ -345,6 +345,46 @@ static int pos_dead(const Pos *p)
     return dead_columns(colp, top, p->ncols, home);
 }
 
+/* bk_dead of child ``ch`` of the position laid out in ``p``, from ``p``'s
+ * columns rather than the child's key: in Baker's Dozen the child's columns
+ * are the parent's with the moved card (an exposed card: no cells, one card
+ * at a time) taken off its column and laid on its destination's, less the
+ * cards the closure then sent home, which it takes only from the tops of
+ * columns (a card goes home uncovered). So the columns' cards that are not
+ * home, read from the top down until the first one that is not home, are the
+ * child's columns, and the fixed point of the same columns is bk_dead's. */
+static int child_dead(const Pos *p, const Child *ch)
+{
+    int x = ch->card;
+    int src = p->topcol[x];
+    int dst = ch->dest < NCARDS ? p->topcol[ch->dest] : -1;
+    if (src < 0 || (ch->dest < NCARDS && dst < 0))
+        return bk_dead(ch->key);
+    uint64_t bottoms, cells, home;
+    masks(ch->key, &bottoms, &cells, &home);
+    uint8_t grown[MAXLEN + 1];
+    const uint8_t *colp[MAXCOLS];
+    int top[MAXCOLS], n = 0;
+    for (int i = 0; i < p->ncols; i++) {
+        const uint8_t *c = p->cards[i];
+        int t = p->len[i] - 1;
+        if (i == src) {
+            t--;
+        } else if (i == dst) {
+            memcpy(grown, c, p->len[i]);
+            grown[++t] = (uint8_t)x;
+            c = grown;
+        }
+        while (t >= 0 && (home >> c[t] & 1))
+            t--;
+        if (t >= 0) {
+            colp[n] = c;
+            top[n++] = t;
+        }
+    }
+    return dead_columns(colp, top, n, home);
+}
+
 /* A child of a live position (rule 7) that is live too, by a test that
  * needs no fixed point: the moved card X lies on Y and either its suit's
  * lower cards are home, or another card d of the next rank is exposed in
@@ -463,9 +503,9 @@ generate_as(const Rules *r, const Weights *w, const uint8_t *pk, uint32_t phash,
             emit(&g, cc, c, 1, D_FOUNDATION, HOME, NONE, hp - w->cell - w->home, &one, -1, -1, 0);
     }
     if (r->dead) { /* rule 7: dead children are dropped, the others keep their order */
-        int alive = !pos_dead(p), n = 0;
+        int alive = p->known_live || !pos_dead(p), n = 0;
         for (int i = 0; i < g.n; i++)
-            if (out[i].win || (alive && alive_as_parent(r, p, &out[i])) || !bk_dead(out[i].key))
+            if (out[i].win || (alive && alive_as_parent(r, p, &out[i])) || !child_dead(p, &out[i]))
                 out[n++] = out[i];
         g.n = n;
     }

@@ -189,6 +189,7 @@ decode_as(const Rules *restrict r, const Weights *restrict w, const uint8_t *res
     }
 #undef STEP
     p->ncols = nb;
+    p->known_live = 0;
     p->lb = want_lb ? lb : 0;
     return 0;
 }
