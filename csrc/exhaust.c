@@ -360,6 +360,7 @@ static int exhaust(const Rules *r, const Weights *w, Budget *b, const uint8_t *r
                 status = ST_ERROR;
                 goto done;
             }
+            pos.known_live = depth > 1; /* a child generate kept: live (rule 7) */
             int nk = generate(r, w, key, 0, &pos, pos_h(w, &pos), kids);
             for (int t = 0; t < nk; t++) {
                 if (kids[t].win) {
