@@ -274,27 +274,35 @@ static inline int blocked_on(const Weights *w, const Pos *p, int j, const uint8_
 static int dead_columns(const uint8_t *const *col, int *top, int n, uint64_t home)
 {
     uint64_t exposed = 0;
-    for (int i = 0; i < n; i++)
+    int open = 0; /* columns not yet uncovered to their bottom card */
+    for (int i = 0; i < n; i++) {
         exposed |= 1ULL << col[i][top[i]];
+        open += top[i] > 0;
+    }
     int progress = 1;
-    while (progress) {
+    while (progress && open) {
         progress = 0;
         for (int i = 0; i < n; i++) {
-            while (top[i] > 0) {
-                int c = col[i][top[i]];
+            int t = top[i];
+            if (!t)
+                continue;
+            while (t > 0) {
+                int c = col[i][t];
                 uint64_t suit_to_c = (SUIT_BITS << (c & 3)) & ((2ULL << c) - 1);
                 uint64_t next_rank = c < 48 ? 0xFULL << ((c >> 2) + 1) * 4 : 0;
                 if ((suit_to_c & ~(exposed | home)) && !(next_rank & exposed))
                     break;
-                exposed |= 1ULL << col[i][--top[i]];
+                exposed |= 1ULL << col[i][--t];
+            }
+            if (t != top[i]) {
                 progress = 1;
+                top[i] = t;
+                if (!t && !--open)
+                    return 0;
             }
         }
     }
-    for (int i = 0; i < n; i++)
-        if (top[i] > 0)
-            return 1;
-    return 0;
+    return open > 0;
 }
 
 /* Pruning rule 7 of bakers.solver (Baker's Dozen): whether some card of key
