@@ -202,9 +202,11 @@ search that ends without it proves the position lost.
    tests the core's to the engine's. The core tests a child from its
    parent's laid-out columns (the moved card off one column and onto
    another, the cards the closure sent home off the tops): the columns the
-   child's key gives. Its best-first search marks the records it keeps,
-   which are live, so a position it expands is not tested again. The same
-   positions in about three quarters of the time (``docs/benchmarks.md``).
+   child's key gives. A position the searches expand that generate kept as
+   a child is live, so it is not tested again (the best-first search marks
+   its records; the exhaustive search, the beams and the probes know their
+   root). The same positions in about three quarters of the time
+   (``docs/benchmarks.md``).
 
 8. **In Baker's Dozen the exhaustive search first plays the pool relaxation**
    from its root (the core's portfolio too, after its first stage, for up to
