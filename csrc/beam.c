@@ -91,7 +91,7 @@ BK_FN int layered_beam(const Rules *r, const Weights *w, Budget *b, const uint8_
             }
             if (g + pos.lb >= *ub)
                 continue;
-            pos.known_live = idx != ri; /* a child generate kept: live (rule 7) */
+            pos.known_live = rec_is_child(rec_at(s, idx));
             b->states++;
             int n = generate(r, w, key, phash, &pos, layer[t].h, kids);
             for (int q = 0; q < n; q++)

@@ -91,7 +91,6 @@ BK_FN int bf_init(BestFirst *bf, const Rules *r, const Weights *w, Budget *b, co
     if (idx == FULL)
         return -1;
     rec_at(&bf->store, idx)->parent = UINT32_MAX;
-    rec_at(&bf->store, idx)->pad = 0; /* not known live (rule 7) */
     return bf_open(bf, b, idx, hroot, 0);
 }
 
@@ -120,7 +119,6 @@ BK_FN int bf_init_at(BestFirst *bf, const Rules *r, const Weights *w, Budget *b,
             return -1;
         Rec *dst = rec_at(&bf->store, idx);
         dst->parent = prev;
-        dst->pad = 0;
         dst->card = src->card;
         dst->count = src->count;
         dst->dest = src->dest;
@@ -184,7 +182,7 @@ BK_FN int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
             bf->cur = cur;
             return ST_ERROR;
         }
-        pos.known_live = rec->pad;
+        pos.known_live = rec_is_child(rec);
         int n = generate(r, w, key, phash, &pos, hp, kids);
         for (int t = 0; t < n; t++)
             __builtin_prefetch(&s->slots[kids[t].hash & s->mask]);
@@ -198,9 +196,7 @@ BK_FN int bf_run(BestFirst *bf, Budget *b, long long stop_states, Child *kids)
                 b->limit = LIM_MEMORY;
                 return ST_LIMIT;
             }
-            Rec *cr = rec_at(s, ci);
-            rec_link(cr, idx, ch);
-            cr->pad = (uint8_t)r->dead; /* under rule 7 every child kept lives */
+            rec_link(rec_at(s, ci), idx, ch);
             if (ch->win) {
                 bf->win = ci;
                 bf->cur = cur;

@@ -275,6 +275,14 @@ static inline void rec_link(Rec *cr, uint32_t parent, const Child *ch)
     cr->dest = ch->dest;
 }
 
+/* Whether a record is a child that generate kept, not a search's root (its
+ * parent UINT32_MAX): under pruning rule 7 such a position is live, so its
+ * expansion need not test it again (Pos.known_live). */
+static inline int rec_is_child(const Rec *r)
+{
+    return r->parent != UINT32_MAX;
+}
+
 /* Upper bound of children of one position. */
 #define MAXCHILD 1024
 

@@ -420,7 +420,7 @@ static int run_probes(const Rules *r, const Weights *w, Budget *b, const uint8_t
             st = ST_ERROR;
             goto out;
         }
-        pos.known_live = rec_at(t, pi)->parent != UINT32_MAX; /* a child generate kept */
+        pos.known_live = rec_is_child(rec_at(t, pi));
         b->states++;
         int n = generate(r, w, key, ph, &pos, pos_h(w, &pos), kids);
         for (int c = 0; c < n; c++) {
