@@ -203,9 +203,9 @@ search that ends without it proves the position lost.
    parent's laid-out columns (the moved card off one column and onto
    another, the cards the closure sent home off the tops): the columns the
    child's key gives. A position the searches expand that generate kept as
-   a child is live, so it is not tested again (the best-first search marks
-   its records; the exhaustive search, the beams and the probes know their
-   root). The same positions in about three quarters of the time
+   a child is live, so it is not tested again (every search's root is
+   tested: a record without a parent, or the exhaustive search's first
+   position). The same positions in about three quarters of the time
    (``docs/benchmarks.md``).
 
 8. **In Baker's Dozen the exhaustive search first plays the pool relaxation**
