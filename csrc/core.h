@@ -424,6 +424,8 @@ BK_FN CMove *path_from(Store *s, uint32_t end, size_t *n);
 BK_FN int checked_counts(const Rules *r, Placed *pl, Store *s, uint32_t end, bk_counts *out);
 BK_FN int checked_path(const Rules *r, Placed *pl, const CMove *path, size_t n,
                        bk_counts *out);
+BK_FN CMove *usual_line(const Rules *r, const Rules *loose, const uint8_t *root,
+                       const CMove *line, size_t n, size_t *nout);
 
 /* moves.c */
 BK_FN int bk_dead(const uint8_t *k);

@@ -368,6 +368,67 @@ BK_FN int checked_counts(const Rules *r, Placed *pl, Store *s, uint32_t end, bk_
     return rc;
 }
 
+/* A line of single-card moves onto cards or home (Baker's Dozen's) that
+ * ``loose`` played from ``root`` with a looser safe-foundation rule (the
+ * exhaustive search's rule 6), as a line of the rules ``r``: after each move
+ * and ``r``'s own closure, each card that ``loose``'s closure also sent home
+ * becomes a move home of its own. A foundation closure is one position
+ * whatever the order its cards go home in (pruning rule 1), so ``r``'s player
+ * meets the positions that ``loose``'s met. NULL where a move is of another
+ * kind, or out of memory. */
+BK_FN CMove *usual_line(const Rules *r, const Rules *loose, const uint8_t *root,
+                        const CMove *line, size_t n, size_t *nout)
+{
+    uint8_t k[NCARDS];
+    int fnd[4];
+    memcpy(k, root, NCARDS);
+    foundations(k, fnd);
+    /* each card goes home at most once */
+    CMove *out = malloc((n + NCARDS) * sizeof(CMove));
+    if (!out)
+        return NULL;
+    size_t m = 0;
+    for (size_t i = 0;; i++) {
+        close_key(r, k, fnd);
+        for (int again = 1; again;) {
+            again = 0;
+            for (int s = 0; s < 4; s++) {
+                if (fnd[s] >= 13)
+                    continue;
+                int c = fnd[s] * 4 + s;
+                if (k[c] == HOME || k[c] == CELL || lying_on(k, c) || !is_safe(loose, fnd, c))
+                    continue;
+                out[m++] = (CMove){c, 1, -1};
+                k[c] = HOME;
+                fnd[s]++;
+                close_key(r, k, fnd);
+                again = 1;
+            }
+        }
+        if (i == n)
+            break;
+        int c = line[i].card, d = line[i].dest;
+        if (c < 0 || c >= NCARDS || line[i].count != 1 || d < -1 || d >= NCARDS ||
+            k[c] == HOME || lying_on(k, c) || (d >= 0 && (k[d] == HOME || lying_on(k, d)))) {
+            free(out);
+            return NULL;
+        }
+        if (d == -1) {
+            if (c != fnd[c & 3] * 4 + (c & 3)) {
+                free(out);
+                return NULL;
+            }
+            k[c] = HOME;
+            fnd[c & 3]++;
+        } else {
+            k[c] = (uint8_t)d;
+        }
+        out[m++] = line[i];
+    }
+    *nout = m;
+    return out;
+}
+
 /* checked_counts of a line given as moves. */
 BK_FN int checked_path(const Rules *r, Placed *pl, const CMove *path, size_t n, bk_counts *out)
 {

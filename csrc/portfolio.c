@@ -196,7 +196,7 @@ int bk_portfolio_check(const bk_portfolio *p)
     if (p->nbeams < 0 || p->nbeams > BK_MAXSTAGES)
         return -BK_ERR_STAGES;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] < -6 || p->width[i] > 10000000)
+        if (p->width[i] < -8 || p->width[i] > 10000000)
             return -BK_ERR_STAGES;
     if (p->nbw > BK_MAXBEAMW || (p->nbeams && p->nbw < 1))
         return -BK_ERR_BEAM_WEIGHTS;
@@ -216,7 +216,7 @@ int bk_portfolio_check(const bk_portfolio *p)
             return -BK_ERR_STAGES;
     const bk_restarts *rs = &p->restarts;
     for (int i = 0; i < p->nbeams; i++)
-        if (p->width[i] == -2 && rs->unit < 1)
+        if ((p->width[i] == -2 || p->width[i] == -8) && rs->unit < 1)
             return -BK_ERR_RESTARTS;
     if (rs->unit < 0)
         return -BK_ERR_RESTARTS;
@@ -362,6 +362,92 @@ static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const 
         }
     }
     *which = &f->bf;
+    return ST_STAGE;
+}
+
+/* One stage that runs to a verdict or a cap of its own, for at most
+ * ``more`` positions (negative: to the end of the budget). -3: the pool
+ * relaxation (pruning rule 8), its short ladder of games (-6: its fine
+ * one): a lost relaxed game proves the deal lost, a won one goes on. -4: the
+ * exhaustive search under the portfolio's rules, so that its line is played
+ * as every line is: a small lost space is proven lost where the best-first
+ * search's own order would meet the budget first; a win ends the search.
+ * -7 and -8 (a turn of the depth-first restarts): the exhaustive search
+ * under its own rules (rule 6's looser form), children ordered by ``w``,
+ * whose order meets some wins that every best-first search here misses; its
+ * line is made a line of the portfolio's rules (usual_line) before it is
+ * played. ST_STAGE where the schedule goes on (the stage out of its states
+ * or memory, or the relaxed game won), ST_WIN with the line in
+ * ``f->xline``, ST_EXHAUSTED (the deal is lost), or the budget's own
+ * limit. */
+static int capped_stage(const Rules *r, int kind, const Weights *w, Budget *b,
+                        const uint8_t *root, long long more, bk_found *f, size_t *peak)
+{
+    Rules rx = *r;
+    if (kind == -7 || kind == -8)
+        bk_rules_exhaustive(&rx);
+    long long saved = b->max_states;
+    long long cap = more >= 0 ? b->states + more : saved;
+    if (cap >= 0 && (saved < 0 || cap < saved))
+        b->max_states = cap;
+    size_t speak = 0, nx = 0;
+    CMove *xl = NULL;
+    int st = kind == -3   ? relax_short(r, b, root, &speak)
+             : kind == -6 ? bk_relax(r, b, root, &speak)
+                          : bk_exhaust(&rx, w, b, root, &xl, &nx, &speak);
+    b->max_states = saved;
+    if (speak > *peak)
+        *peak = speak;
+    if (st == ST_WIN && xl) {
+        if (kind == -7 || kind == -8) {
+            size_t nu = 0;
+            CMove *ul = usual_line(r, &rx, root, xl, nx, &nu);
+            free(xl);
+            if (!ul)
+                return ST_ERROR;
+            xl = ul;
+            nx = nu;
+        }
+        free(f->xline);
+        f->xline = xl;
+        f->nxline = nx;
+        return ST_WIN;
+    }
+    free(xl);
+    if (st == ST_WIN)
+        return ST_STAGE;
+    if (st == ST_LIMIT && (b->limit == LIM_MEMORY ||
+                           (b->limit == LIM_STATES && (saved < 0 || b->states < saved)))) {
+        b->limit = 0;
+        return ST_STAGE;
+    }
+    return st < 0 ? ST_ERROR : st;
+}
+
+/* The depth-first restarts' unit, in units of the best-first restarts': on
+ * the 15 Baker's Dozen deals of the tuning range that today's schedule
+ * leaves unknown, the depth-first restarts alone for 3 M positions win 3 of
+ * them with a unit of 250 positions, 6 with 1,000 and 4 with 4,000. */
+#define DFS_UNIT_SCALE 4
+
+/* The depth-first restarts (width -8): the exhaustive search under its own
+ * rules begun afresh from the root, each time with weights drawn as the
+ * restarts draw them and for ``rs->unit`` times DFS_UNIT_SCALE times Luby's
+ * sequence positions, until a win, a proof of loss (a search that exhausts
+ * its space), a limit or ``end`` positions in all. */
+static int run_dfs_restarts(const Rules *r, const bk_restarts *rs, Budget *b,
+                            const uint8_t *root, bk_found *f, size_t *peak, long long end)
+{
+    uint64_t state = rs->seed;
+    for (long long i = 1; b->states < end; i++) {
+        Weights w = draw_weights(rs, &state);
+        long long len = rs->unit * DFS_UNIT_SCALE * luby(i);
+        if (len > end - b->states)
+            len = end - b->states;
+        int st = capped_stage(r, -8, &w, b, root, len, f, peak);
+        if (st != ST_STAGE)
+            return st;
+    }
     return ST_STAGE;
 }
 
@@ -537,48 +623,28 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                     status = run_race(&r, &p->race, b, root, f, kids, &which, &peak, until);
                     continue;
                 }
-                if (p->width[i] == -3 || p->width[i] == -4 || p->width[i] == -6) {
-                    /* -3: the pool relaxation (pruning rule 8), where the
-                     * rules have it, for sel[i] relaxed states or to the end,
-                     * its short ladder of games (-6: its fine one): a lost
-                     * relaxed game proves the deal lost, a won one goes on.
-                     * -4: the exhaustive search for sel[i] positions
-                     * or to the end, under the portfolio's rules, so that its
-                     * line is played as every line is: a small lost space is
-                     * proven lost where the best-first search's own order
-                     * would meet the budget first; a win ends the search.
-                     * Either one out of its states or memory goes on. */
+                if (p->width[i] == -3 || p->width[i] == -4 || p->width[i] == -6 ||
+                    p->width[i] == -7) {
+                    /* see capped_stage; all but -4 where the rules have
+                     * pruning rule 7 (Baker's Dozen) */
                     if (p->width[i] != -4 && !r.dead)
                         continue;
-                    long long saved = b->max_states;
-                    long long cap = p->sel[i] >= 0 ? b->states + p->sel[i] : saved;
-                    if (cap >= 0 && (saved < 0 || cap < saved))
-                        b->max_states = cap;
-                    size_t speak = 0, nx = 0;
-                    CMove *xl = NULL;
-                    int st = p->width[i] == -3   ? relax_short(&r, b, root, &speak)
-                             : p->width[i] == -6 ? bk_relax(&r, b, root, &speak)
-                                                 : bk_exhaust(&r, &w, b, root, &xl, &nx, &speak);
-                    b->max_states = saved;
-                    if (speak > peak)
-                        peak = speak;
-                    if (st == ST_WIN && xl) {
-                        status = ST_WIN;
-                        f->xline = xl;
-                        f->nxline = nx;
+                    status = capped_stage(&r, p->width[i], &w, b, root, p->sel[i], f, &peak);
+                    if (status == ST_WIN)
                         which = NULL;
+                    continue;
+                }
+                if (p->width[i] == -8) {
+                    /* the depth-first restarts, for sel[i] positions or to
+                     * the end (Baker's Dozen) */
+                    if (!r.dead)
                         continue;
-                    }
-                    free(xl);
-                    if (st == ST_EXHAUSTED) {
-                        status = ST_EXHAUSTED;
-                    } else if (st == ST_LIMIT && (b->limit == LIM_MEMORY ||
-                                                  (b->limit == LIM_STATES &&
-                                                   (saved < 0 || b->states < saved)))) {
-                        b->limit = 0;
-                    } else if (st != ST_WIN) {
-                        status = st < 0 ? ST_ERROR : st;
-                    }
+                    long long until = p->sel[i] >= 0 ? b->states + p->sel[i] : (1LL << 62);
+                    if (max_states >= 0 && until > max_states)
+                        until = max_states;
+                    status = run_dfs_restarts(&r, &p->restarts, b, root, f, &peak, until);
+                    if (status == ST_WIN)
+                        which = NULL;
                     continue;
                 }
                 if (p->width[i] == -5) {

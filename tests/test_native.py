@@ -359,6 +359,66 @@ def test_an_exhaustive_stage_proves_a_small_lost_space_and_wins_with_a_line() ->
     wins_with_one_stage(1, (-4, 1_000_000))
 
 
+def test_an_exhaustive_stage_under_its_own_rules_gives_a_line_of_the_usual_ones() -> None:
+    """An exhaustive stage under the exhaustive search's own rules (width -7,
+    rule 6's looser form) in Baker's Dozen's portfolio: its count is the
+    exhaustive search's own after the first stage, and its line, which the
+    usual rules' player cannot play as the exhaustive search gives it (the
+    looser rule sends cards home by itself), comes back with those cards'
+    moves home made moves of the line, so that the rules engine replays it
+    to a win. Other games pass over the stage."""
+    board = Board.deal("bakers_dozen", 3)
+    stage = dataclasses.replace(native.Portfolio.for_game(board.game), first_stage=1,
+                                beams=((-7, 1_000_000),))
+    won = native.search(board, stage, timeout=None, max_states=3_000_000, max_memory_mb=None)
+    alone = native.exhaust(board, timeout=None, max_states=3_000_000, max_memory_mb=None)
+    assert won.verdict == alone.verdict == "winnable"
+    assert won.states == 1 + alone.states
+    with pytest.raises(RuntimeError, match="does not fit"):
+        native.play_line_places(board, alone.line)
+    assert len(won.line) > len(alone.line)
+    assert [m for m in won.line if m[2] != -1] == [m for m in alone.line if m[2] != -1]
+    replay = board.copy()
+    for move in native.play_line(board, won.line)[0]:
+        replay.push(move)
+    assert replay.is_won()
+    _, singles = native.play_line_places(board, won.line)
+    assert native.check_line(board, singles)
+    freecell = Board.deal("freecell", 1)
+    passed = native.search(freecell, dataclasses.replace(
+        native.Portfolio.for_game(freecell.game), first_stage=1, beams=((-7, 1_000),)),
+        timeout=None, max_states=100_000, max_memory_mb=None)
+    assert passed.verdict == "winnable" and passed.states > 1
+
+
+def test_depth_first_restarts_win_with_a_line_the_rules_engine_replays() -> None:
+    """The depth-first restarts (width -8): the exhaustive search under its
+    own rules begun afresh with drawn weights on Luby's schedule. Baker's
+    Dozen 16 is won with a line of the usual rules that the rules engine
+    replays, with the same count every run; another seed draws other weights
+    (another count); other games pass over the stage."""
+    board = Board.deal("bakers_dozen", 16)
+    stage = dataclasses.replace(native.Portfolio.for_game(board.game), first_stage=1,
+                                beams=((-8, 1_000_000),))
+    won = native.search(board, stage, timeout=None, max_states=3_000_000, max_memory_mb=None)
+    again = native.search(board, stage, timeout=None, max_states=3_000_000, max_memory_mb=None)
+    assert won.verdict == "winnable" and (won.states, won.line) == (again.states, again.line)
+    replay = board.copy()
+    for move in native.play_line(board, won.line)[0]:
+        replay.push(move)
+    assert replay.is_won()
+    assert stage.restarts is not None
+    other = native.search(board, dataclasses.replace(
+        stage, restarts=dataclasses.replace(stage.restarts, seed=7)),
+        timeout=None, max_states=3_000_000, max_memory_mb=None)
+    assert other.verdict == "winnable" and other.states != won.states
+    freecell = Board.deal("freecell", 1)
+    passed = native.search(freecell, dataclasses.replace(
+        native.Portfolio.for_game(freecell.game), first_stage=1, beams=((-8, 1_000),)),
+        timeout=None, max_states=100_000, max_memory_mb=None)
+    assert passed.verdict == "winnable" and passed.states > 1
+
+
 def wins_with_one_stage(first_stage: int, stage: tuple[int, int]) -> None:
     """Baker's Dozen 3 and FreeCell 1 won by a portfolio of a first stage
     and ``stage``, each line replayed by the core's checker."""

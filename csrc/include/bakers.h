@@ -152,8 +152,13 @@ typedef struct {
  * (or to the end), a lost relaxed game proving the deal lost; width[i] ==
  * -6: the same with bk_relax's fine ladder; width[i] == -4: the exhaustive search (bk_exhaust, under
  * the portfolio's own rules) for sel[i] positions (or to the end), which
- * proves a small lost space lost and wins where it meets a win; width[i] ==
- * -5: the probes, one move deeper than the schedule's last probes (the
+ * proves a small lost space lost and wins where it meets a win (-7: the
+ * same under the exhaustive search's own rules, bk_rules_exhaustive, where
+ * the rules have pruning rule 7 — Baker's Dozen —, its line given as a line
+ * of the portfolio's rules; -8: that search begun afresh again and again,
+ * each time with weights drawn as the restarts draw them and for the
+ * restarts' unit times Luby's sequence positions, for sel[i] positions or to
+ * the end); width[i] == -5: the probes, one move deeper than the schedule's last probes (the
  * first: one move from the root; at most six), a best-first search of
  * sel[i] positions (at least 1) from each position at that depth in turn,
  * to the end of the budget or of those positions — then the best-first

@@ -454,6 +454,63 @@ static void test_short_and_exhaust(void)
     bk_budget_start(&b, 3000000, 0, 0);
     CHECK(bk_exhaust(&r, &p.weights, &b, pl.key, &line, &n, &peak) == BK_EXHAUSTED);
     CHECK(b.states == 501229 && line == NULL);
+
+    /* Baker's Dozen 3: the exhaustive search under its own rules wins with a
+     * line that the usual rules' player cannot play (the looser rule 6 sent
+     * cards home by itself); as a stage of the portfolio (width -7) the same
+     * search gives a line of the usual rules, with those moves home in it */
+    ready_deal(BAKERS_DOZEN, 0, 3, &r, &pl, &p);
+    bk_rules loose = r;
+    bk_rules_exhaustive(&loose);
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_exhaust(&loose, &p.weights, &b, pl.key, &line, &n, &peak) == BK_WIN);
+    long long alone = b.states;
+    bk_pmoves moves2 = {0}, singles2 = {0};
+    CHECK(bk_play_line(&r, &pl, line, n, &moves2, &singles2) < 0);
+    bk_pmoves_free(&moves2);
+    bk_pmoves_free(&singles2);
+    free(line);
+    p.first_stage = 1;
+    p.nbeams = 1;
+    p.width[0] = -7;
+    p.sel[0] = 1000000;
+    CHECK(bk_portfolio_check(&p) == 0);
+    bk_found *found = NULL;
+    bk_budget_start(&b, 3000000, 0, 0);
+    CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_WIN && b.states == 1 + alone);
+    line = bk_found_line(found, &n);
+    CHECK(line != NULL && n > 0);
+    CHECK(bk_play_line(&r, &pl, line, n, &moves2, &singles2) == 0);
+    CHECK(bk_check_line(&r, &pl, singles2.v, singles2.n) == 1);
+    bk_pmoves_free(&moves2);
+    bk_pmoves_free(&singles2);
+    free(line);
+    bk_found_free(found, &b);
+    /* the depth-first restarts (width -8): that search begun afresh with
+     * drawn weights, the same count each run, its line the usual rules' */
+    long long counts[2];
+    for (int run = 0; run < 2; run++) {
+        ready_deal(BAKERS_DOZEN, 0, 16, &r, &pl, &p);
+        p.first_stage = 1;
+        p.nbeams = 1;
+        p.width[0] = -8;
+        p.sel[0] = 1000000;
+        found = NULL;
+        bk_budget_start(&b, 3000000, 0, 0);
+        CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_WIN);
+        counts[run] = b.states;
+        line = bk_found_line(found, &n);
+        CHECK(line != NULL && n > 0);
+        CHECK(bk_play_line(&r, &pl, line, n, &moves2, &singles2) == 0);
+        CHECK(bk_check_line(&r, &pl, singles2.v, singles2.n) == 1);
+        bk_pmoves_free(&moves2);
+        bk_pmoves_free(&singles2);
+        free(line);
+        bk_found_free(found, &b);
+    }
+    CHECK(counts[0] == counts[1] && counts[0] > 1);
+    p.restarts.unit = 0;
+    CHECK(bk_portfolio_check(&p) == -BK_ERR_RESTARTS);
 }
 
 /* The disk-backed exhaustive search: the same count as the in-memory one
@@ -730,7 +787,7 @@ static void test_relax(void)
     }
     ready_deal(BAKERS_DOZEN, 0, 3, &r, &pl, &p);
     p.nbeams = 1;
-    p.width[0] = -7;
+    p.width[0] = -9;
     p.sel[0] = 1000;
     CHECK(bk_portfolio_check(&p) == -BK_ERR_STAGES);
     p.width[0] = -5; /* the probes need a size */

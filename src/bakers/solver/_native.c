@@ -138,7 +138,9 @@ static int get_weights(PyObject *t, bk_weights *w)
 
 /* The stages: each a width (-1: the race, -2: the restarts, -3: the pool
  * relaxation, -4: the exhaustive search, -5: the probes, -6: the pool
- * relaxation's fine ladder), or a pair (width,
+ * relaxation's fine ladder, -7: the exhaustive search under its own rules,
+ * -8: the depth-first restarts),
+ * or a pair (width,
  * k); ``sel`` gets
  * k or -1. A stage out of range gets a width the core refuses. */
 static int get_stages(PyObject *stages, int *width, long long *sel)
@@ -156,7 +158,7 @@ static int get_stages(PyObject *stages, int *width, long long *sel)
             Py_DECREF(seq);
             return -1;
         }
-        width[i] = w < -6 || w > 10000000 || (PyTuple_Check(x) && sel[i] < 0) ? -100 : (int)w;
+        width[i] = w < -8 || w > 10000000 || (PyTuple_Check(x) && sel[i] < 0) ? -100 : (int)w;
     }
     Py_DECREF(seq);
     return n > BK_MAXSTAGES ? (raise_code(BK_ERR_STAGES), -1) : (int)n;

@@ -152,7 +152,10 @@ class Portfolio:
     A later stage (``beams``) is a beam's width, or ``(width, k)`` with beam
     weights k alone; 0 the best-first search resumed; -1 the race; -2 the
     restarts; -3 the pool relaxation (pruning rule 8; -6 with its fine
-    ladder of games, as :func:`relax`); -4 the exhaustive search; -5 the
+    ladder of games, as :func:`relax`); -4 the exhaustive search (-7 under
+    its own rules, as :func:`exhaust`, where the rules have pruning rule 7:
+    Baker's Dozen; -8 that search begun afresh with the restarts' drawn
+    weights on their schedule of lengths); -5 the
     probes (``(-5, n)``: a best-first search of n positions
     from each position one move deeper than the last probes stage, the first
     one move from the root); each of 0 and below as ``(code, n)`` for n
