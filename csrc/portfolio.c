@@ -99,7 +99,12 @@ static const int BEAMS_FEW[] = {300, 1000, 0, 3000, 10000, 30000, 100000};
  * and 220,058,612. Validation, once, on
  * 20,001-22,000, 40,001-42,000, 60,001-62,000, 80,001-82,000 and
  * 140,001-160,000: 24 unknown and 193,940,925 positions before, 17 and
- * 182,261,547 after. */
+ * 182,261,547 after.
+ * The depth-first stages (-7, -8) measured there: the best, the exhaustive
+ * search under its own rules for 200,000 positions after the search
+ * resumed, leaves 13 unknown on tuning (213,498,649 positions) but 29
+ * against 27 on the 48,000 deals of validation: not taken
+ * (docs/benchmarks.md). */
 static const long long BD_BEAMS[][2] = {
     {-3, 100000}, {-5, 1000}, {-5, 1000}, {-5, 1000}, {-6, 1000000}, {0, 200000}, {-5, 1000},
     {300, 0},     {300, 1},   {1000, 0},  {1000, 1},  {-1, 1000000}, {-2, -1},
