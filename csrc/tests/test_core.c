@@ -406,6 +406,34 @@ static void test_lines(void)
     free(line);
 }
 
+/* Baker's Dozen deal ``deal`` solved by a first stage of one position and
+ * a stage of kind ``width`` (1 M positions), its line played and checked
+ * under the usual rules: the positions it took (-1 if it was not won). */
+static long long stage_win(int deal, int width, bk_rules *r, bk_placed *pl, bk_portfolio *p)
+{
+    ready_deal(BAKERS_DOZEN, 0, (unsigned long long)deal, r, pl, p);
+    p->first_stage = 1;
+    p->nbeams = 1;
+    p->width[0] = width;
+    p->sel[0] = 1000000;
+    CHECK(bk_portfolio_check(p) == 0);
+    bk_found *found = NULL;
+    bk_budget b;
+    bk_budget_start(&b, 3000000, 0, 0);
+    long long states = bk_solve(r, p, &b, pl->key, &found) == BK_WIN ? b.states : -1;
+    size_t n = 0;
+    bk_cmove *line = bk_found_line(found, &n);
+    CHECK(states > 0 && line != NULL && n > 0);
+    bk_pmoves moves = {0}, singles = {0};
+    CHECK(bk_play_line(r, pl, line, n, &moves, &singles) == 0);
+    CHECK(bk_check_line(r, pl, singles.v, singles.n) == 1);
+    bk_pmoves_free(&moves);
+    bk_pmoves_free(&singles);
+    free(line);
+    bk_found_free(found, &b);
+    return states;
+}
+
 static void test_short_and_exhaust(void)
 {
     bk_rules r;
@@ -470,44 +498,12 @@ static void test_short_and_exhaust(void)
     bk_pmoves_free(&moves2);
     bk_pmoves_free(&singles2);
     free(line);
-    p.first_stage = 1;
-    p.nbeams = 1;
-    p.width[0] = -7;
-    p.sel[0] = 1000000;
-    CHECK(bk_portfolio_check(&p) == 0);
-    bk_found *found = NULL;
-    bk_budget_start(&b, 3000000, 0, 0);
-    CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_WIN && b.states == 1 + alone);
-    line = bk_found_line(found, &n);
-    CHECK(line != NULL && n > 0);
-    CHECK(bk_play_line(&r, &pl, line, n, &moves2, &singles2) == 0);
-    CHECK(bk_check_line(&r, &pl, singles2.v, singles2.n) == 1);
-    bk_pmoves_free(&moves2);
-    bk_pmoves_free(&singles2);
-    free(line);
-    bk_found_free(found, &b);
+    CHECK(stage_win(3, -7, &r, &pl, &p) == 1 + alone);
     /* the depth-first restarts (width -8): that search begun afresh with
      * drawn weights, the same count each run, its line the usual rules' */
     long long counts[2];
-    for (int run = 0; run < 2; run++) {
-        ready_deal(BAKERS_DOZEN, 0, 16, &r, &pl, &p);
-        p.first_stage = 1;
-        p.nbeams = 1;
-        p.width[0] = -8;
-        p.sel[0] = 1000000;
-        found = NULL;
-        bk_budget_start(&b, 3000000, 0, 0);
-        CHECK(bk_solve(&r, &p, &b, pl.key, &found) == BK_WIN);
-        counts[run] = b.states;
-        line = bk_found_line(found, &n);
-        CHECK(line != NULL && n > 0);
-        CHECK(bk_play_line(&r, &pl, line, n, &moves2, &singles2) == 0);
-        CHECK(bk_check_line(&r, &pl, singles2.v, singles2.n) == 1);
-        bk_pmoves_free(&moves2);
-        bk_pmoves_free(&singles2);
-        free(line);
-        bk_found_free(found, &b);
-    }
+    for (int run = 0; run < 2; run++)
+        counts[run] = stage_win(16, -8, &r, &pl, &p);
     CHECK(counts[0] == counts[1] && counts[0] > 1);
     p.restarts.unit = 0;
     CHECK(bk_portfolio_check(&p) == -BK_ERR_RESTARTS);
