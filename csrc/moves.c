@@ -284,8 +284,6 @@ static int dead_columns(const uint8_t *const *col, int *top, int n, uint64_t hom
         progress = 0;
         for (int i = 0; i < n; i++) {
             int t = top[i];
-            if (!t)
-                continue;
             while (t > 0) {
                 int c = col[i][t];
                 uint64_t suit_to_c = (SUIT_BITS << (c & 3)) & ((2ULL << c) - 1);

@@ -388,8 +388,9 @@ static int run_restarts(const Rules *r, const bk_restarts *rs, Budget *b, const 
 static int capped_stage(const Rules *r, int kind, const Weights *w, Budget *b,
                         const uint8_t *root, long long more, bk_found *f, size_t *peak)
 {
+    const int loose = kind == -7 || kind == -8; /* under the exhaustive search's rules */
     Rules rx = *r;
-    if (kind == -7 || kind == -8)
+    if (loose)
         bk_rules_exhaustive(&rx);
     long long saved = b->max_states;
     long long cap = more >= 0 ? b->states + more : saved;
@@ -404,7 +405,7 @@ static int capped_stage(const Rules *r, int kind, const Weights *w, Budget *b,
     if (speak > *peak)
         *peak = speak;
     if (st == ST_WIN && xl) {
-        if (kind == -7 || kind == -8) {
+        if (loose) {
             size_t nu = 0;
             CMove *ul = usual_line(r, &rx, root, xl, nx, &nu);
             free(xl);
@@ -639,19 +640,6 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                         which = NULL;
                     continue;
                 }
-                if (p->width[i] == -8) {
-                    /* the depth-first restarts, for sel[i] positions or to
-                     * the end (Baker's Dozen) */
-                    if (!r.dead)
-                        continue;
-                    long long until = p->sel[i] >= 0 ? b->states + p->sel[i] : (1LL << 62);
-                    if (max_states >= 0 && until > max_states)
-                        until = max_states;
-                    status = run_dfs_restarts(&r, &p->restarts, b, root, f, &peak, until);
-                    if (status == ST_WIN)
-                        which = NULL;
-                    continue;
-                }
                 if (p->width[i] == -5) {
                     /* the probes, sel[i] positions each */
                     long long until = max_states >= 0 ? max_states : (1LL << 62);
@@ -659,12 +647,21 @@ int bk_solve(const Rules *rp, const bk_portfolio *p, Budget *b, const uint8_t *r
                                         until);
                     continue;
                 }
-                if (p->width[i] == -2) {
-                    /* the restarts, for sel[i] positions or to the end */
+                if (p->width[i] == -2 || p->width[i] == -8) {
+                    /* the restarts, best first (-2) or depth first (-8,
+                     * Baker's Dozen), for sel[i] positions or to the end */
+                    if (p->width[i] == -8 && !r.dead)
+                        continue;
                     long long until = p->sel[i] >= 0 ? b->states + p->sel[i] : (1LL << 62);
                     if (max_states >= 0 && until > max_states)
                         until = max_states;
-                    status = run_restarts(&r, &p->restarts, b, root, f, kids, &which, &peak, until);
+                    if (p->width[i] == -2) {
+                        status = run_restarts(&r, &p->restarts, b, root, f, kids, &which, &peak,
+                                              until);
+                    } else if ((status = run_dfs_restarts(&r, &p->restarts, b, root, f, &peak,
+                                                          until)) == ST_WIN) {
+                        which = NULL;
+                    }
                     continue;
                 }
                 if (p->width[i] == 0) {
